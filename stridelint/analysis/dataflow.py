@@ -1,0 +1,655 @@
+"""Forward broadcast analysis of one function body.
+
+Walks the statements in order, keeping for each local name the abstract value it holds
+(values.py), through assignments, aliases, tuple unpacking, rebinding, branches (joined)
+and loops (run twice, joined). Along the way it records the facts rules read: every op that
+materializes a broadcast tensor (a Sink) and the reductions its result flows into, every
+reduction applied straight to a broadcast tensor, the calls and kernel launches that pass
+broadcast tensors on, and the value every name load saw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable
+
+import libcst as cst
+
+from stridelint.analysis import torch_ops
+from stridelint.analysis.names import dotted
+from stridelint.analysis.values import (
+    Broadcast,
+    Dense,
+    Derived,
+    Narrowed,
+    Scalar,
+    Sink,
+    State,
+    Value,
+    join,
+    join_envs,
+)
+from stridelint.findings import Evidence
+
+if TYPE_CHECKING:
+    from stridelint.analysis.module import ModuleFacts
+
+_SCALAR_METHODS = frozenset(
+    {"stride", "size", "dim", "numel", "item", "element_size", "tolist", "nelement",
+     "data_ptr", "storage_offset", "is_contiguous", "get_device"}
+)  # fmt: skip
+_SCALAR_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "device", "is_cuda", "layout"})
+_SCALAR_BUILTINS = frozenset({"int", "float", "bool", "len", "abs", "round", "complex"})
+
+
+@dataclass(frozen=True)
+class BroadcastReduction:
+    """A reduction applied straight to a broadcast tensor (SL102)."""
+
+    call: cst.Call
+    operand: cst.BaseExpression
+    value: Broadcast
+    statement: cst.CSTNode | None
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """A call passing values on: to a module function (`callee`) or a kernel launch."""
+
+    call: cst.Call
+    callee: str
+    arguments: tuple[tuple[int | str, cst.BaseExpression, Value], ...]  # (position or keyword, expr, value)
+
+
+@dataclass
+class FunctionFlow:
+    func: cst.FunctionDef
+    facts: ModuleFacts
+    initial_env: dict[str, Value]
+    hook_arguments: dict[str, Broadcast] = field(default_factory=dict)  # args["Mask"] facts
+    hook_args_name: str | None = None  # the name of a launch-metadata hook's `args` parameter
+
+    sinks: dict[cst.CSTNode, Sink] = field(init=False, default_factory=dict)
+    broadcast_reductions: dict[cst.Call, BroadcastReduction] = field(init=False, default_factory=dict)
+    loads: dict[cst.Name, Value] = field(init=False, default_factory=dict)
+    calls: dict[cst.Call, CallSite] = field(init=False, default_factory=dict)
+    launches: dict[cst.Call, CallSite] = field(init=False, default_factory=dict)
+    env: dict[str, Value] = field(init=False, default_factory=dict)
+    _statement: cst.CSTNode | None = field(init=False, default=None)
+    _values: dict[cst.CSTNode, Value] = field(init=False, default_factory=dict)  # last value seen
+
+    def run(self) -> FunctionFlow:
+        self.env = dict(self.initial_env)
+        self._block(self.func.body)
+        return self
+
+    # ---- statements -------------------------------------------------------------------
+
+    def _block(self, block: cst.BaseSuite | cst.BaseStatement) -> None:
+        if isinstance(block, cst.SimpleStatementSuite):
+            self._statement = block
+            for small in block.body:
+                self._small(small)
+            return
+        body = block.body if isinstance(block, cst.IndentedBlock) else [block]
+        for statement in body:
+            self._compound_or_line(statement)
+
+    def _compound_or_line(self, statement: cst.BaseStatement) -> None:
+        self._statement = statement
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                self._small(small)
+        elif isinstance(statement, cst.If):
+            self._if(statement)
+        elif isinstance(statement, (cst.For, cst.While)):
+            self._loop(statement)
+        elif isinstance(statement, cst.With):
+            for item in statement.items:
+                self.ev(item.item)
+                if item.asname is not None:
+                    self._bind(item.asname.name, None)
+            self._block(statement.body)
+        elif isinstance(statement, cst.Try):
+            self._try(statement)
+        elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            self.env.pop(statement.name.value, None)  # analysed on their own
+        elif isinstance(statement, cst.Match):
+            self.ev(statement.subject)
+            before = dict(self.env)
+            merged = dict(before)
+            for case in statement.cases:
+                self.env = dict(before)
+                self._block(case.body)
+                merged = join_envs(merged, self.env)
+            self.env = merged
+
+    def _if(self, statement: cst.If) -> None:
+        self.ev(statement.test)
+        before = dict(self.env)
+        self._block(statement.body)
+        after_body = self.env
+        self.env = dict(before)
+        if isinstance(statement.orelse, cst.If):
+            self._statement = statement.orelse
+            self._if(statement.orelse)
+        elif isinstance(statement.orelse, cst.Else):
+            self._block(statement.orelse.body)
+        self.env = join_envs(after_body, self.env)
+
+    def _loop(self, statement: cst.For | cst.While) -> None:
+        header = statement.iter if isinstance(statement, cst.For) else statement.test
+        before = dict(self.env)
+        for _ in range(2):  # the second pass sees values that flow around the back edge
+            self._statement = statement
+            self.ev(header)
+            if isinstance(statement, cst.For):
+                self._bind(statement.target, Scalar() if _is_range(header) else None)
+            self._block(statement.body)
+            self.env = join_envs(before, self.env)
+        if statement.orelse is not None:
+            self._block(statement.orelse.body)
+
+    def _try(self, statement: cst.Try) -> None:
+        before = dict(self.env)
+        self._block(statement.body)
+        merged = join_envs(before, self.env)
+        after = merged
+        for handler in statement.handlers:
+            self.env = dict(merged)
+            if handler.name is not None:
+                self._bind(handler.name.name, None)
+            self._block(handler.body)
+            after = join_envs(after, self.env)
+        self.env = after
+        if statement.orelse is not None:
+            self._block(statement.orelse.body)
+        if statement.finalbody is not None:
+            self._block(statement.finalbody.body)
+
+    def _small(self, small: cst.BaseSmallStatement) -> None:
+        if isinstance(small, cst.Assign):
+            value = self.ev(small.value)
+            for target in small.targets:
+                self._bind_assignment(target.target, value, small.value)
+        elif isinstance(small, cst.AnnAssign):
+            if small.value is not None:
+                self._bind_assignment(small.target, self.ev(small.value), small.value)
+        elif isinstance(small, cst.AugAssign):
+            self.ev(small.value)
+            if isinstance(small.target, cst.Name):
+                current = self.ev(small.target)
+                if not isinstance(current, (Broadcast, Derived)):
+                    self._bind(small.target, None)
+            else:
+                self.ev(small.target)
+        elif isinstance(small, (cst.Expr, cst.Return)):
+            if small.value is not None:
+                self.ev(small.value)
+        elif isinstance(small, cst.Del):
+            self._delete(small.target)
+        elif isinstance(small, (cst.Assert, cst.Raise)):
+            for child in small.children:
+                if isinstance(child, cst.BaseExpression):
+                    self.ev(child)
+        elif isinstance(small, (cst.Import, cst.ImportFrom)):
+            if not isinstance(small.names, cst.ImportStar):
+                for alias in small.names:
+                    bound = alias.asname.name if alias.asname else alias.name
+                    if isinstance(bound, cst.Name):
+                        self.env.pop(bound.value, None)
+
+    def _delete(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            self.env.pop(target.value, None)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._delete(element.value)
+
+    def _bind_assignment(
+        self, target: cst.BaseExpression, value: Value, rhs: cst.BaseExpression
+    ) -> None:
+        if isinstance(target, (cst.Tuple, cst.List)):
+            elements = [e.value for e in target.elements]
+            if self._resolves_to(rhs, torch_ops.BROADCAST_TUPLE_FUNCTIONS):
+                evidence = Evidence(
+                    "it comes from `torch.broadcast_tensors`", self.facts.position(rhs)
+                )
+                for element in elements:
+                    self._bind(element, Broadcast(State.DEFINITE, (evidence,)))
+            elif isinstance(rhs, (cst.Tuple, cst.List)) and len(rhs.elements) == len(elements):
+                for element, source in zip(elements, rhs.elements):
+                    self._bind(element, self._values.get(source.value))
+            else:
+                for element in elements:
+                    self._bind(element, None)
+        else:
+            self._bind(target, value)
+
+    def _bind(self, target: cst.BaseExpression, value: Value) -> None:
+        if isinstance(target, cst.Name):
+            if value is None:
+                self.env.pop(target.value, None)
+            else:
+                self.env[target.value] = value
+        elif isinstance(target, cst.StarredElement):
+            self._bind(target.value, None)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._bind(element.value, None)
+        else:  # attribute or subscript target: evaluate its parts as loads
+            self.ev(target)
+
+    # ---- expressions ------------------------------------------------------------------
+
+    def ev(self, node: cst.BaseExpression) -> Value:
+        method: Callable[[cst.BaseExpression], Value] | None = getattr(
+            self, f"_ev_{type(node).__name__}", None
+        )
+        value = method(node) if method else self._ev_children(node)
+        self._values[node] = value
+        return value
+
+    def _ev_children(self, node: cst.CSTNode) -> Value:
+        for child in node.children:
+            if isinstance(child, cst.BaseExpression):
+                self.ev(child)
+            elif not isinstance(child, (cst.BaseSuite, cst.BaseStatement)):
+                self._ev_children(child)
+        return None
+
+    def _ev_Lambda(self, node: cst.Lambda) -> Value:
+        return None  # a separate scope; its body runs later, if at all
+
+    def _ev_Name(self, node: cst.Name) -> Value:
+        if node.value in ("True", "False", "None"):
+            return Scalar()
+        value = self.env.get(node.value)
+        self.loads[node] = value
+        return value
+
+    def _ev_Integer(self, node: cst.BaseExpression) -> Value:
+        return Scalar()
+
+    _ev_Float = _ev_Imaginary = _ev_SimpleString = _ev_Integer
+    _ev_ConcatenatedString = _ev_FormattedString = _ev_Integer
+
+    def _ev_UnaryOperation(self, node: cst.UnaryOperation) -> Value:
+        operand = self.ev(node.expression)
+        if isinstance(node.operator, cst.Not):
+            return None
+        integer = isinstance(node.operator, cst.BitInvert)
+        return self._elementwise(node, [(node.expression, operand)], "elementwise", integer)
+
+    def _ev_BinaryOperation(self, node: cst.BinaryOperation) -> Value:
+        left, right = self.ev(node.left), self.ev(node.right)
+        if isinstance(node.operator, cst.MatrixMultiply):
+            return None
+        integer = isinstance(node.operator, (cst.BitAnd, cst.BitOr, cst.BitXor))
+        operands = [(node.left, left), (node.right, right)]
+        return self._elementwise(node, operands, "elementwise", integer)
+
+    def _ev_Comparison(self, node: cst.Comparison) -> Value:
+        left = self.ev(node.left)
+        operands = [(node.left, left)]
+        for target in node.comparisons:
+            operands.append((target.comparator, self.ev(target.comparator)))
+        python_only = (cst.Is, cst.IsNot, cst.In, cst.NotIn)
+        if len(node.comparisons) != 1 or isinstance(node.comparisons[0].operator, python_only):
+            return Scalar()
+        return self._elementwise(node, operands, "elementwise", True)
+
+    def _ev_BooleanOperation(self, node: cst.BooleanOperation) -> Value:
+        self.ev(node.left)
+        self.ev(node.right)
+        return None
+
+    def _ev_IfExp(self, node: cst.IfExp) -> Value:
+        self.ev(node.test)
+        return join(self.ev(node.body), self.ev(node.orelse))
+
+    def _ev_NamedExpr(self, node: cst.NamedExpr) -> Value:
+        value = self.ev(node.value)
+        self._bind(node.target, value)
+        return value
+
+    def _ev_Attribute(self, node: cst.Attribute) -> Value:
+        base = self.ev(node.value)
+        name = node.attr.value
+        if name in _SCALAR_ATTRIBUTES:
+            return Scalar()
+        if name in torch_ops.VIEW_ATTRIBUTES:
+            return _as_view(base)
+        return None
+
+    def _ev_Subscript(self, node: cst.Subscript) -> Value:
+        base = self.ev(node.value)
+        basic = True
+        for element in node.slice:
+            inner = element.slice
+            if isinstance(inner, cst.Index):
+                index_value = self.ev(inner.value)
+                if not isinstance(inner.value, (cst.Integer, cst.Name, cst.Ellipsis)) and not (
+                    isinstance(index_value, Scalar)
+                ):
+                    basic = False
+                if isinstance(inner.value, cst.Name) and isinstance(
+                    index_value, (Broadcast, Dense, Derived)
+                ):
+                    basic = False  # indexing with a tensor gathers: a copy
+            else:
+                self._ev_children(inner)
+        hook_value = self._hook_argument(node)
+        if hook_value is not None:
+            return hook_value
+        if isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape":
+            return Scalar()
+        if m_is_stride_call(node.value):
+            return Scalar()
+        if not basic:
+            return Dense() if isinstance(base, (Broadcast, Dense, Derived)) else None
+        return _as_view(base)
+
+    def _hook_argument(self, node: cst.Subscript) -> Value:
+        if self.hook_args_name is None or not isinstance(node.value, cst.Name):
+            return None
+        if node.value.value != self.hook_args_name or len(node.slice) != 1:
+            return None
+        key = node.slice[0].slice
+        if isinstance(key, cst.Index) and isinstance(key.value, cst.SimpleString):
+            return self.hook_arguments.get(str(key.value.evaluated_value))
+        return None
+
+    def _ev_Call(self, node: cst.Call) -> Value:
+        func = node.func
+        qualified = self.facts.imports.resolve(func)
+        if isinstance(func, cst.Attribute) and qualified is None:
+            receiver = self.ev(func.value)
+            arguments = [(arg, self.ev(arg.value)) for arg in node.args]
+            return self._method(node, func.attr.value, func.value, receiver, arguments)
+        if not isinstance(func, (cst.Name, cst.Attribute)):
+            self.ev(func)
+        arguments = [(arg, self.ev(arg.value)) for arg in node.args]
+        if isinstance(func, cst.Subscript):
+            return self._maybe_launch(node, func, arguments)
+        if qualified is not None:
+            return self._function(node, qualified, arguments)
+        if isinstance(func, cst.Name):
+            if func.value in _SCALAR_BUILTINS:
+                return Scalar()
+            if func.value in self.facts.top_functions:
+                self.calls[node] = _call_site(node, func.value, arguments)
+        return None
+
+    # ---- calls ------------------------------------------------------------------------
+
+    def _method(
+        self,
+        node: cst.Call,
+        name: str,
+        receiver_node: cst.BaseExpression,
+        receiver: Value,
+        arguments: list[tuple[cst.Arg, Value]],
+    ) -> Value:
+        if name in _SCALAR_METHODS:
+            return Scalar()
+        if name in torch_ops.BROADCAST_METHODS and _looks_like_tensor_receiver(receiver_node, node):
+            return self._broadcast_source(node, receiver_node, receiver)
+        if name == "narrow" and _narrows_to_one_by_variable(node) and isinstance(
+            receiver, (Broadcast, Narrowed)
+        ):
+            return Narrowed()
+        if name in torch_ops.VIEW_METHODS or name in torch_ops.DEVICE_METHODS:
+            return _as_view(receiver)
+        if name == "to" and not _has_dtype_argument(node, self.facts):
+            return _as_view(receiver)
+        if name in ("to", "type") and node.args or name in torch_ops.CAST_METHODS:
+            integer = name in torch_ops.BOOL_CASTS | torch_ops.INTEGER_CASTS or _casts_to_integer(
+                node
+            )
+            return self._elementwise(node, [(receiver_node, receiver)], "cast", integer)
+        if name in torch_ops.COPY_METHODS:
+            return self._elementwise(node, [(receiver_node, receiver)], "copy", False)
+        if name in torch_ops.ELEMENTWISE_METHODS:
+            operands = [(receiver_node, receiver)] + [(a.value, v) for a, v in arguments]
+            integer = name in torch_ops.BOOL_RESULT_METHODS
+            return self._elementwise(node, operands, "elementwise", integer)
+        if name in torch_ops.REDUCTIONS and _is_reduction_call(name, node):
+            full = reduction_dim(node, functional=False) is None
+            return self._reduction(node, receiver_node, receiver, full)
+        return None
+
+    def _function(
+        self, node: cst.Call, qualified: str, arguments: list[tuple[cst.Arg, Value]]
+    ) -> Value:
+        positional = [(a.value, v) for a, v in arguments if a.keyword is None and not a.star]
+        if qualified in torch_ops.BROADCAST_FUNCTIONS and positional:
+            return self._broadcast_source(node, positional[0][0], positional[0][1])
+        if qualified in torch_ops.STRIDED_FUNCTIONS and _has_literal_zero_stride(node):
+            evidence = Evidence(
+                f"`{qualified.split('.')[-1]}` is given a literal 0 stride", self.facts.position(node)
+            )
+            return Broadcast(State.DEFINITE, (evidence,))
+        if qualified in torch_ops.FRESH_FUNCTIONS:
+            return Dense()
+        if qualified in torch_ops.ELEMENTWISE_FUNCTIONS:
+            operands = [(a.value, v) for a, v in arguments]
+            integer = qualified.split(".")[-1] in torch_ops.BOOL_RESULT_METHODS
+            return self._elementwise(node, operands, "elementwise", integer)
+        if qualified in torch_ops.REDUCTION_FUNCTIONS and positional:
+            name = qualified.split(".")[-1]
+            if name not in torch_ops.DIM_REQUIRED_FOR_TUPLE or len(positional) <= 2:
+                full = reduction_dim(node, functional=True) is None
+                return self._reduction(node, positional[0][0], positional[0][1], full)
+        if qualified.startswith("math."):
+            return Scalar()
+        return None
+
+    def _broadcast_source(
+        self, node: cst.Call, receiver_node: cst.BaseExpression, receiver: Value
+    ) -> Broadcast:
+        code = self.facts.snippet(node)
+        evidence = (Evidence(f"`{code}` makes a stride-0 view", self.facts.position(node)),)
+        if isinstance(receiver, Broadcast):
+            evidence = evidence + receiver.evidence
+        return Broadcast(State.DEFINITE, evidence)
+
+    def _maybe_launch(
+        self, node: cst.Call, func: cst.Subscript, arguments: list[tuple[cst.Arg, Value]]
+    ) -> Value:
+        kernel = dotted(func.value)
+        self.ev(func.value)
+        for element in func.slice:
+            self._ev_children(element)
+        if kernel and self.facts.is_kernel_name(kernel):
+            self.launches[node] = _call_site(node, kernel, arguments)
+        return None
+
+    # ---- transfer functions -----------------------------------------------------------
+
+    def _elementwise(
+        self,
+        node: cst.BaseExpression,
+        operands: list[tuple[cst.BaseExpression, Value]],
+        kind: str,
+        integer_result: bool,
+    ) -> Value:
+        values = [value for _, value in operands]
+        derived = [v for v in values if isinstance(v, Derived)]
+        if derived:
+            sinks = frozenset().union(*(d.sinks for d in derived))
+            return Derived(sinks, any(d.reduced for d in derived), all(d.exact for d in derived))
+        if any(isinstance(v, (Dense, Narrowed)) for v in values):
+            return Dense()
+        broadcast = [(expr, v) for expr, v in operands if isinstance(v, Broadcast)]
+        if not broadcast:
+            return Scalar() if values and all(isinstance(v, Scalar) for v in values) else None
+        unknown = [
+            expr for expr, v in operands if v is None and not _is_scalar_literal(expr)
+        ]
+        if unknown:
+            return None  # another operand may be full-size already: nothing is blown up
+        scalars = tuple(expr for expr, v in operands if not isinstance(v, Broadcast))
+        sink = self.sinks.get(node)
+        if sink is None:
+            sink = Sink(node, kind, tuple(broadcast), scalars, integer_result, self._statement)
+            self.sinks[node] = sink
+        else:  # second loop pass: keep the object, refresh what it saw
+            sink.operands = tuple(broadcast)
+        return Derived(frozenset({sink}))
+
+    def _reduction(
+        self, node: cst.Call, operand_node: cst.BaseExpression, operand: Value, full: bool
+    ) -> Value:
+        """A full reduction's result is an ordinary small tensor; a partial one still carries
+        its sinks (a fix must rescale it again at the next reduction)."""
+        if isinstance(operand, Broadcast):
+            self.broadcast_reductions[node] = BroadcastReduction(
+                node, operand_node, operand, self._statement
+            )
+            return Dense()
+        if isinstance(operand, Derived):
+            if not operand.reduced:
+                for sink in operand.sinks:
+                    if node not in sink.reductions:
+                        sink.reductions.append(node)
+            return Dense() if full else Derived(operand.sinks, True, operand.exact)
+        return None
+
+    def _resolves_to(self, node: cst.BaseExpression, names: frozenset[str]) -> bool:
+        return isinstance(node, cst.Call) and self.facts.imports.resolve(node.func) in names
+
+
+# ---- helpers ------------------------------------------------------------------------------
+
+
+def _as_view(value: Value) -> Value:
+    if isinstance(value, Derived):
+        return Derived(value.sinks, value.reduced, False)
+    return value
+
+
+def _call_site(
+    node: cst.Call, callee: str, arguments: list[tuple[cst.Arg, Value]]
+) -> CallSite:
+    described = []
+    position = 0
+    for arg, value in arguments:
+        if arg.star:
+            break
+        if arg.keyword is not None:
+            described.append((arg.keyword.value, arg.value, value))
+        else:
+            described.append((position, arg.value, value))
+            position += 1
+    return CallSite(node, callee, tuple(described))
+
+
+def _is_range(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Call) and dotted(node.func) == "range"
+
+
+def _is_scalar_literal(node: cst.BaseExpression) -> bool:
+    if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary)):
+        return True
+    if isinstance(node, cst.UnaryOperation):
+        return _is_scalar_literal(node.expression)
+    return isinstance(node, cst.Name) and node.value in ("True", "False", "None")
+
+
+def m_is_stride_call(node: cst.BaseExpression) -> bool:
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "stride"
+    )
+
+
+def _looks_like_tensor_receiver(receiver: cst.BaseExpression, call: cst.Call) -> bool:
+    """`x.expand(...)`, but not `self.expand(...)` nor `re.Match.expand("\\1")`."""
+    if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"):
+        return False
+    return not any(
+        isinstance(arg.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+        for arg in call.args
+    )
+
+
+def _narrows_to_one_by_variable(call: cst.Call) -> bool:
+    """`t.narrow(d, 0, 1)` inside a loop over dims: the PR #10776 narrowing idiom."""
+    args = [a.value for a in call.args if a.keyword is None]
+    return (
+        len(args) == 3
+        and isinstance(args[2], cst.Integer)
+        and args[2].evaluated_value == 1
+        and not isinstance(args[0], cst.Integer)
+    )
+
+
+def _has_dtype_argument(call: cst.Call, facts: ModuleFacts) -> bool:
+    for arg in call.args:
+        if arg.keyword is not None:
+            if arg.keyword.value == "dtype":
+                return True
+            continue
+        if _names_dtype(arg.value, facts):
+            return True
+    return False
+
+
+def _names_dtype(node: cst.BaseExpression, facts: ModuleFacts) -> bool:
+    qualified = facts.imports.resolve(node) or ""
+    if qualified.startswith("torch.") and qualified.split(".")[-1] in torch_ops.DTYPE_NAMES:
+        return True
+    return (dotted(node) or "").split(".")[-1].endswith("dtype")
+
+
+def _casts_to_integer(call: cst.Call) -> bool:
+    for arg in call.args:
+        name = (dotted(arg.value) or "").split(".")[-1]
+        if name in ("bool", "int8", "int16", "int32", "int64", "long", "short", "uint8", "int"):
+            return True
+    return False
+
+
+def _has_literal_zero_stride(call: cst.Call) -> bool:
+    for arg in call.args:
+        if isinstance(arg.value, (cst.Tuple, cst.List)) and any(
+            isinstance(e.value, cst.Integer) and e.value.evaluated_value == 0
+            for e in arg.value.elements
+        ):
+            if arg.keyword is None or arg.keyword.value == "stride":
+                return True
+    return False
+
+
+STARRED = cst.Name("STARRED")  # a `*args` dim we cannot read
+
+
+def reduction_dim(call: cst.Call, *, functional: bool) -> cst.BaseExpression | None:
+    """The `dim` argument of a reduction call (None when it reduces every dim)."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in ("dim", "axis"):
+            return None if _is_none(arg.value) else arg.value
+    positional = [a for a in call.args if a.keyword is None]
+    if functional:
+        positional = positional[1:]
+    if not positional:
+        return None
+    if positional[0].star:
+        return STARRED
+    return None if _is_none(positional[0].value) else positional[0].value
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def _is_reduction_call(name: str, call: cst.Call) -> bool:
+    """`x.max()` and `x.max(dim)` reduce; `x.max(other)` is elementwise."""
+    if name not in torch_ops.DIM_REQUIRED_FOR_TUPLE:
+        return True
+    positional = [a.value for a in call.args if a.keyword is None]
+    if not positional:
+        return True
+    return isinstance(positional[0], (cst.Integer, cst.UnaryOperation))

@@ -1,0 +1,165 @@
+"""Signals that a parameter may receive a stride-0 tensor, read from the function's own text.
+
+Each signal is POSSIBLE evidence (ARCHITECTURE.md): the docstring calls the parameter
+broadcast(able); a jaxtyping annotation has a `#` dim (semantics §5); the code compares the
+parameter's stride with 0; or the configured `broadcast-hints` name it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+import libcst as cst
+import libcst.matchers as m
+
+from stridelint.findings import Evidence, Position
+from stridelint.analysis.names import dotted
+
+_BROADCAST_WORD = re.compile(r"broadcast", re.IGNORECASE)
+_SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool", "complex"})
+
+PositionOf = Callable[[cst.CSTNode], Position]
+
+
+def parameters(func: cst.FunctionDef) -> list[cst.Param]:
+    params = func.params
+    return [*params.posonly_params, *params.params, *params.kwonly_params]
+
+
+def scalar_parameters(func: cst.FunctionDef) -> set[str]:
+    """Parameters annotated as Python numbers: they never broadcast a tensor op up in size."""
+    names = set()
+    for param in parameters(func):
+        annotation = param.annotation.annotation if param.annotation else None
+        if annotation is not None and dotted(annotation) in _SCALAR_ANNOTATIONS:
+            names.add(param.name.value)
+    return names
+
+
+def docstring_evidence(func: cst.FunctionDef, position_of: PositionOf) -> dict[str, Evidence]:
+    """Parameters whose docstring entry mentions broadcasting."""
+    docstring = func.get_docstring(clean=True)
+    if not docstring:
+        return {}
+    body = func.body.body
+    where = position_of(body[0]) if body else position_of(func)
+    found = {}
+    entries = _docstring_entries(docstring)
+    for param in parameters(func):
+        name = param.name.value
+        entry = entries.get(name) or _lines_quoting(docstring, name)
+        if entry and _BROADCAST_WORD.search(entry):
+            found[name] = Evidence(f"the docstring says `{name}` may be broadcast", where)
+    return found
+
+
+def _lines_quoting(docstring: str, name: str) -> str:
+    """Prose lines that quote the name in backticks, for docstrings without a parameter list."""
+    return " ".join(line for line in docstring.splitlines() if f"`{name}`" in line)
+
+
+def _docstring_entries(docstring: str) -> dict[str, str]:
+    """Map each documented name to its entry text (Google, NumPy, Sphinx and plain styles)."""
+    entries: dict[str, str] = {}
+    current: str | None = None
+    indent = 0
+    header = re.compile(r"^\s*(?::param\s+)?`{0,2}(\*{0,2}\w+)`{0,2}\s*(?:\(|:|--|-\s)")
+    for line in docstring.splitlines():
+        match = header.match(line)
+        line_indent = len(line) - len(line.lstrip())
+        if match:
+            current = match.group(1).lstrip("*")
+            indent = line_indent
+            entries[current] = entries.get(current, "") + line
+        elif current is not None and line.strip() and line_indent > indent:
+            entries[current] += " " + line.strip()
+        else:
+            current = None
+    return entries
+
+
+def jaxtyping_evidence(func: cst.FunctionDef, position_of: PositionOf) -> dict[str, Evidence]:
+    """Parameters annotated like `Bool[Tensor, "#b n"]`: a `#` dim may be broadcast."""
+    found = {}
+    for param in parameters(func):
+        if param.annotation is None:
+            continue
+        for string in m.findall(param.annotation, m.SimpleString()):
+            value = string.evaluated_value
+            if isinstance(value, str) and re.search(r"(^|\s)[*]?#", value):
+                name = param.name.value
+                found[name] = Evidence(
+                    f"the annotation of `{name}` marks a dim `#` (broadcastable)",
+                    position_of(param.annotation),
+                )
+                break
+    return found
+
+
+def stride_check_evidence(func: cst.FunctionDef, position_of: PositionOf) -> dict[str, Evidence]:
+    """Tensors whose strides the code compares with 0: `x.stride(d) == 0`, `s_x == 0`, ..."""
+    stride_aliases = _stride_aliases(func)
+    found = {}
+    for comparison in m.findall(func.body, m.Comparison()):
+        if len(comparison.comparisons) != 1:
+            continue
+        target = comparison.comparisons[0]
+        if not isinstance(target.operator, (cst.Equal, cst.NotEqual)):
+            continue
+        left, right = comparison.left, target.comparator
+        if _is_zero(right):
+            tensor = _stride_owner(left, stride_aliases)
+        elif _is_zero(left):
+            tensor = _stride_owner(right, stride_aliases)
+        else:
+            tensor = None
+        if tensor and tensor not in found:
+            found[tensor] = Evidence(
+                f"the code checks whether a stride of `{tensor}` is 0", position_of(comparison)
+            )
+    return found
+
+
+def _is_zero(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Integer) and node.evaluated_value == 0
+
+
+def _stride_call_owner(node: cst.BaseExpression) -> str | None:
+    """`x.stride(d)` / `x.stride()` -> "x"."""
+    if m.matches(node, m.Call(func=m.Attribute(attr=m.Name("stride")))):
+        return dotted(node.func.value)
+    return None
+
+
+def _stride_owner(node: cst.BaseExpression, aliases: dict[str, str]) -> str | None:
+    owner = _stride_call_owner(node)
+    if owner:
+        return owner
+    if isinstance(node, cst.Subscript):  # x.stride()[d]
+        return _stride_call_owner(node.value)
+    if isinstance(node, cst.Name):
+        return aliases.get(node.value)
+    return None
+
+
+def _stride_aliases(func: cst.FunctionDef) -> dict[str, str]:
+    """Names bound to a tensor's strides: `s = x.stride(1)`, `s0, s1 = x.stride()`."""
+    aliases = {}
+    for assign in m.findall(func.body, m.Assign()):
+        value = assign.value
+        owner = _stride_call_owner(value) or (
+            _stride_call_owner(value.value) if isinstance(value, cst.Subscript) else None
+        )
+        if owner is None:
+            continue
+        for target in assign.targets:
+            names = (
+                [e.value for e in target.target.elements]
+                if isinstance(target.target, (cst.Tuple, cst.List))
+                else [target.target]
+            )
+            for name in names:
+                if isinstance(name, cst.Name):
+                    aliases[name.value] = owner
+    return aliases

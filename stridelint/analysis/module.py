@@ -1,0 +1,269 @@
+"""Facts about one module, computed once and shared by every rule.
+
+Finds the Triton kernels, their launch-metadata hooks and the wrappers that launch them,
+gathers the evidence about each function's parameters, runs the broadcast dataflow of every
+function, and carries facts across calls inside the module (a DEFINITE tensor passed to a
+module function; a wrapper passing a broadcast tensor to a kernel whose hook reads it).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import libcst as cst
+import libcst.matchers as m
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from stridelint.analysis import evidence as param_evidence
+from stridelint.analysis import torch_ops
+from stridelint.analysis.dataflow import FunctionFlow
+from stridelint.analysis.names import ImportTable, dotted
+from stridelint.analysis.values import Broadcast, Scalar, State, Value
+from stridelint.findings import Evidence, Position
+from stridelint.source import SourceText
+
+_INTERPROCEDURAL_ROUNDS = 3
+_HOOK_PARAMETERS = ("grid", "kernel", "args")
+
+
+@dataclass(frozen=True)
+class Kernel:
+    name: str
+    parameters: tuple[str, ...]
+    hook: str | None  # the function named by launch_metadata=
+
+
+class ModuleFacts:
+    def __init__(
+        self,
+        module: cst.Module,
+        source: SourceText,
+        *,
+        broadcast_hints: tuple[str, ...] = (),
+        wrapper_decorators: tuple[str, ...] = (),
+    ) -> None:
+        self.module = module
+        self.source = source
+        self.broadcast_hints = frozenset(broadcast_hints)
+        self.wrapper_decorators = frozenset(wrapper_decorators)
+        self._positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        self.imports = ImportTable(module)
+        self.functions: list[cst.FunctionDef] = list(m.findall(module, m.FunctionDef()))
+        self.top_functions = {
+            s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)
+        }
+        self.kernels = self._find_kernels()
+        self.hooks = {k.hook for k in self.kernels.values() if k.hook} | {
+            f.name.value for f in self.functions if _has_hook_signature(f)
+        }
+
+    # ---- positions and text -----------------------------------------------------------
+
+    def position(self, node: cst.CSTNode) -> Position:
+        start = self._positions[node].start
+        return Position(start.line, start.column + 1)
+
+    def span(self, node: cst.CSTNode) -> tuple[int, int]:
+        """Character offsets of a node (without its surrounding whitespace)."""
+        code_range = self._positions[node]
+        start = self.source.offset(code_range.start.line, code_range.start.column)
+        end = self.source.offset(code_range.end.line, code_range.end.column)
+        return start, end
+
+    def text_of(self, node: cst.CSTNode) -> str:
+        start, end = self.span(node)
+        return self.source.text[start:end]
+
+    @cached_property
+    def parents(self) -> dict[cst.CSTNode, cst.CSTNode]:
+        """Child -> parent, for the fixes that walk up from a node (computed on demand)."""
+        parents: dict[cst.CSTNode, cst.CSTNode] = {}
+        stack: list[cst.CSTNode] = [self.module]
+        while stack:
+            node = stack.pop()
+            for child in node.children:
+                parents[child] = node
+                stack.append(child)
+        return parents
+
+    def snippet(self, node: cst.CSTNode, limit: int = 48) -> str:
+        start, end = self.span(node)
+        text = " ".join(self.source.text[start:end].split())
+        return text if len(text) <= limit else text[: limit - 3] + "..."
+
+    # ---- kernels, hooks, wrappers -----------------------------------------------------
+
+    def _find_kernels(self) -> dict[str, Kernel]:
+        kernels = {}
+        for func in self.functions:
+            hook = None
+            is_kernel = False
+            for decorator in func.decorators:
+                target = decorator.decorator
+                call = target if isinstance(target, cst.Call) else None
+                name = self.imports.resolve(call.func if call else target)
+                if name in torch_ops.KERNEL_DECORATORS:
+                    is_kernel = True
+                    for arg in call.args if call else ():
+                        if arg.keyword and arg.keyword.value == "launch_metadata":
+                            hook = dotted(arg.value)
+            if is_kernel:
+                params = tuple(p.name.value for p in param_evidence.parameters(func))
+                kernels[func.name.value] = Kernel(func.name.value, params, hook)
+        return kernels
+
+    def is_kernel_name(self, name: str) -> bool:
+        """`k[grid](...)` launches a kernel when k is a local Triton kernel or an import."""
+        return name in self.kernels or name.split(".")[0] in self.imports.imported
+
+    def is_device_code(self, func: cst.FunctionDef) -> bool:
+        return func.name.value in self.kernels
+
+    @cached_property
+    def wrappers(self) -> frozenset[str]:
+        """Functions whose parameters count as POSSIBLE evidence (ARCHITECTURE.md scope)."""
+        roots = set(self.hooks)
+        for flow in self.flows.values():
+            if flow.launches:
+                roots.add(flow.func.name.value)
+        for func in self.functions:
+            for decorator in func.decorators:
+                target = decorator.decorator
+                name = dotted(target.func if isinstance(target, cst.Call) else target)
+                resolved = self.imports.resolve(
+                    target.func if isinstance(target, cst.Call) else target
+                )
+                if name in self.wrapper_decorators or resolved in self.wrapper_decorators:
+                    roots.add(func.name.value)
+        reached = set(roots)
+        frontier = list(roots)
+        while frontier:
+            name = frontier.pop()
+            for flow in self.flows_named(name):
+                for site in flow.calls.values():
+                    if site.callee not in reached:
+                        reached.add(site.callee)
+                        frontier.append(site.callee)
+        return frozenset(reached)
+
+    def flows_named(self, name: str) -> list[FunctionFlow]:
+        return [flow for func, flow in self.flows.items() if func.name.value == name]
+
+    # ---- the dataflow -----------------------------------------------------------------
+
+    @cached_property
+    def flows(self) -> dict[cst.FunctionDef, FunctionFlow]:
+        host_functions = [f for f in self.functions if not self.is_device_code(f)]
+        call_facts: dict[str, dict[str, Broadcast]] = {}
+        hook_facts: dict[str, dict[str, Broadcast]] = {}
+        flows: dict[cst.FunctionDef, FunctionFlow] = {}
+        for _ in range(_INTERPROCEDURAL_ROUNDS):
+            flows = {
+                func: self._flow(func, call_facts.get(func.name.value, {}), hook_facts)
+                for func in host_functions
+            }
+            new_calls, new_hooks = self._propagate(flows)
+            if new_calls == call_facts and new_hooks == hook_facts:
+                break
+            call_facts, hook_facts = new_calls, new_hooks
+        return flows
+
+    def _flow(
+        self,
+        func: cst.FunctionDef,
+        call_facts: dict[str, Broadcast],
+        hook_facts: dict[str, dict[str, Broadcast]],
+    ) -> FunctionFlow:
+        env: dict[str, Value] = {}
+        for name in param_evidence.scalar_parameters(func):
+            env[name] = Scalar()
+        for name, found in self.parameter_evidence(func).items():
+            env[name] = Broadcast(State.POSSIBLE, (found,))
+        for name, fact in call_facts.items():
+            env[name] = fact
+        hook_args_name = None
+        hook_arguments: dict[str, Broadcast] = {}
+        if func.name.value in self.hooks:
+            params = param_evidence.parameters(func)
+            if len(params) >= 3:
+                hook_args_name = params[2].name.value
+                hook_arguments = dict(hook_facts.get(func.name.value, {}))
+                for hint in self.broadcast_hints:
+                    hook_arguments.setdefault(hint, self._hint(hint, func))
+        flow = FunctionFlow(func, self, env, hook_arguments, hook_args_name)
+        return flow.run()
+
+    def _hint(self, name: str, func: cst.FunctionDef) -> Broadcast:
+        message = f"`{name}` is listed in broadcast-hints"
+        return Broadcast(State.POSSIBLE, (Evidence(message, self.position(func.name)),))
+
+    def parameter_evidence(self, func: cst.FunctionDef) -> dict[str, Evidence]:
+        found: dict[str, Evidence] = {}
+        for source in (
+            param_evidence.docstring_evidence,
+            param_evidence.jaxtyping_evidence,
+            param_evidence.stride_check_evidence,
+        ):
+            for name, item in source(func, self.position).items():
+                found.setdefault(name, item)
+        names = {p.name.value for p in param_evidence.parameters(func)}
+        for hint in self.broadcast_hints & names:
+            message = f"`{hint}` is listed in broadcast-hints"
+            found.setdefault(hint, Evidence(message, self.position(func.name)))
+        return {name: item for name, item in found.items() if name in names}
+
+    def _propagate(
+        self, flows: dict[cst.FunctionDef, FunctionFlow]
+    ) -> tuple[dict[str, dict[str, Broadcast]], dict[str, dict[str, Broadcast]]]:
+        """Facts that flow into callees and hooks from this round's call sites."""
+        call_facts: dict[str, dict[str, Broadcast]] = {}
+        hook_facts: dict[str, dict[str, Broadcast]] = {}
+        for flow in flows.values():
+            caller = flow.func.name.value
+            for site in flow.calls.values():
+                callee = self.top_functions.get(site.callee)
+                if callee is None:
+                    continue
+                params = [p.name.value for p in param_evidence.parameters(callee)]
+                for key, expr, value in site.arguments:
+                    if not isinstance(value, Broadcast) or value.state is not State.DEFINITE:
+                        continue
+                    name = params[key] if isinstance(key, int) and key < len(params) else key
+                    if not isinstance(name, str) or name not in params:
+                        continue
+                    message = f"`{caller}` passes a broadcast tensor `{self.snippet(expr)}` here"
+                    evidence = (Evidence(message, self.position(site.call)),) + value.evidence
+                    call_facts.setdefault(site.callee, {})[name] = Broadcast(
+                        State.DEFINITE, evidence
+                    )
+            for site in flow.launches.values():
+                kernel = self.kernels.get(site.callee)
+                if kernel is None or kernel.hook is None:
+                    continue
+                for key, expr, value in site.arguments:
+                    if not isinstance(value, Broadcast):
+                        continue
+                    param = key if isinstance(key, str) else (
+                        kernel.parameters[key] if key < len(kernel.parameters) else None
+                    )
+                    if param is None:
+                        continue
+                    message = (
+                        f"`{caller}` launches `{kernel.name}` with a possibly broadcast "
+                        f"`{self.snippet(expr)}` as `{param}`"
+                    )
+                    evidence = (Evidence(message, self.position(site.call)),) + value.evidence
+                    hook_facts.setdefault(kernel.hook, {})[param] = Broadcast(
+                        State.POSSIBLE, evidence
+                    )
+        return call_facts, hook_facts
+
+    def in_scope(self, func: cst.FunctionDef, scope: str) -> bool:
+        """Whether POSSIBLE findings are reported in this function."""
+        return scope == "all" or func.name.value in self.wrappers
+
+
+def _has_hook_signature(func: cst.FunctionDef) -> bool:
+    names = tuple(p.name.value for p in param_evidence.parameters(func))
+    return len(names) == 3 and names[0] == "grid" and names[2] == "args"

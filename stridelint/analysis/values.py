@@ -1,0 +1,97 @@
+"""The abstract values the broadcast analysis tracks, and how they join at control-flow merges."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from stridelint.findings import Evidence
+
+
+class State(enum.IntEnum):
+    """How sure we are that a tensor has a stride-0 dim of size > 1 (ARCHITECTURE.md)."""
+
+    NONE = 0
+    POSSIBLE = 1
+    DEFINITE = 2
+
+
+@dataclass(frozen=True)
+class Broadcast:
+    """A tensor that is, or may be, a stride-0 view; `evidence` says why."""
+
+    state: State
+    evidence: tuple[Evidence, ...]
+
+
+@dataclass(frozen=True)
+class Scalar:
+    """A Python number (or something that behaves like one in tensor arithmetic)."""
+
+
+@dataclass(frozen=True)
+class Dense:
+    """A tensor known to have no stride-0 dim: a fresh allocation or the result of other dense work."""
+
+
+@dataclass(frozen=True)
+class Narrowed:
+    """A broadcast tensor already narrowed on its stride-0 dims (the PR #10776 idiom)."""
+
+
+@dataclass(eq=False)
+class Sink:
+    """One op that materializes a broadcast tensor at full logical size (semantics §1.2)."""
+
+    node: cst.BaseExpression
+    kind: str  # "elementwise" | "cast" | "copy"
+    operands: tuple[tuple[cst.BaseExpression, Broadcast], ...]  # the broadcast operands
+    scalars: tuple[cst.BaseExpression, ...]  # operands that are Python scalars or unknown names
+    integer_result: bool  # bool/int result: sums of it are exact (semantics §0 rule 7)
+    statement: cst.CSTNode | None = None  # the statement the sink is evaluated in
+    reductions: list[cst.Call] = field(default_factory=list)  # reductions it flows into
+
+
+@dataclass(frozen=True)
+class Derived:
+    """A full-size tensor computed from broadcast inputs at `sinks`; `reduced` once a reduction
+    has consumed it. `exact` is False when a merge mixed it with other values."""
+
+    sinks: frozenset[Sink]
+    reduced: bool = False
+    exact: bool = True
+
+
+Value = Broadcast | Scalar | Dense | Narrowed | Derived | None
+
+
+def join(left: Value, right: Value) -> Value:
+    """Merge the values a name may hold after two control-flow paths."""
+    if left == right:
+        return left
+    if isinstance(left, Narrowed) or isinstance(right, Narrowed):
+        # The idiom narrows conditionally (only dims that need it): narrowed wins.
+        return Narrowed()
+    if isinstance(left, Broadcast) and isinstance(right, Broadcast):
+        evidence = left.evidence + tuple(e for e in right.evidence if e not in left.evidence)
+        return Broadcast(min(left.state, right.state), evidence)
+    if isinstance(left, Broadcast) or isinstance(right, Broadcast):
+        broadcast = left if isinstance(left, Broadcast) else right
+        return Broadcast(State.POSSIBLE, broadcast.evidence)
+    if isinstance(left, Derived) and isinstance(right, Derived):
+        return Derived(left.sinks | right.sinks, left.reduced and right.reduced, False)
+    if isinstance(left, Derived) or isinstance(right, Derived):
+        derived = left if isinstance(left, Derived) else right
+        return Derived(derived.sinks, derived.reduced, False)
+    return None
+
+
+def join_envs(left: dict[str, Value], right: dict[str, Value]) -> dict[str, Value]:
+    merged = {}
+    for name in left.keys() | right.keys():
+        value = join(left.get(name), right.get(name))
+        if value is not None:
+            merged[name] = value
+    return merged

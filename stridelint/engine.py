@@ -1,0 +1,246 @@
+"""Files in, findings and fixed sources out.
+
+Reads and decodes each file, parses it once, lets every active rule read the shared facts,
+drops suppressed findings, and, when asked, applies fixes to a fixpoint: apply the
+non-overlapping fixes, re-parse, re-lint, repeat (bounded). A fix whose result does not
+parse is dropped and reported; a file is written atomically (temporary file in the same
+folder, then rename), with its mode, encoding, BOM and newlines kept, and never when it
+changed on disk since it was read.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from stridelint.context import RuleContext
+from stridelint.findings import Edit, FileReport, Finding, Fix, Position
+from stridelint.rules import ALL_RULES
+from stridelint.source import SourceError, SourceText, apply_edits, decode
+from stridelint.suppression import read_suppressions
+
+if TYPE_CHECKING:
+    from stridelint.config import Config
+
+MAX_FIX_ROUNDS = 10
+
+
+@dataclass(frozen=True)
+class FixMode:
+    apply: bool = False  # compute and apply fixes (for --fix or --diff)
+    unsafe: bool = False  # include unsafe fixes
+    write: bool = True  # write fixed files back (False for --diff and stdin)
+
+
+@dataclass
+class LintResult:
+    findings: list[Finding]
+    internal_errors: list[str] = field(default_factory=list)
+
+
+def lint_text(source: SourceText, config: Config, path: Path | None) -> LintResult:
+    """Findings for one decoded file, suppressions applied."""
+    suppressions = read_suppressions(source.text)
+    if suppressions.skip_file:
+        return LintResult([])
+    try:
+        module = cst.parse_module(source.text)
+    except cst.ParserSyntaxError as error:
+        return LintResult(_syntax_error(source, error, config, path))
+    except RecursionError:
+        return LintResult([], ["too deeply nested for the parser; not checked"])
+    except Exception as error:  # LibCST rejects some inputs (e.g. null bytes) with other errors
+        return LintResult(_parse_failure(str(error), config, path))
+    context = RuleContext(
+        source,
+        module,
+        scope=config.scope,
+        broadcast_hints=config.broadcast_hints,
+        wrapper_decorators=config.wrapper_decorators,
+    )
+    result = LintResult([])
+    for rule in ALL_RULES:
+        if not config.is_enabled(rule.code, path):
+            continue
+        try:
+            result.findings.extend(rule().check(context))
+        except RecursionError:
+            result.internal_errors.append(f"{rule.code}: code nested too deeply to analyse")
+        except Exception as error:  # one broken rule must not stop the others
+            result.internal_errors.append(
+                f"internal error in {rule.code}: {type(error).__name__}: {error}"
+            )
+    result.findings = [
+        f for f in result.findings if not suppressions.suppresses(f.noqa_row, f.code)
+    ]
+    result.findings.sort(key=lambda f: (f.start, f.code))
+    return result
+
+
+def _syntax_error(
+    source: SourceText, error: cst.ParserSyntaxError, config: Config, path: Path | None
+) -> list[Finding]:
+    if not config.is_enabled("SL900", path):
+        return []
+    row = max(1, min(error.raw_line, len(source.line_starts)))
+    position = Position(row, error.raw_column + 1)
+    message = " ".join(error.message.split())
+    return [Finding("SL900", f"Syntax error: {message}", position, position, row)]
+
+
+def _parse_failure(reason: str, config: Config, path: Path | None) -> list[Finding]:
+    if not config.is_enabled("SL900", path):
+        return []
+    message = " ".join(reason.split()) or "the file could not be parsed"
+    return [Finding("SL900", f"Syntax error: {message}", Position(1, 1), Position(1, 1), 1)]
+
+
+@dataclass
+class FixOutcome:
+    text: str
+    fixed_count: int
+    findings: list[Finding]
+    internal_errors: list[str]
+
+
+def fix_text(source: SourceText, config: Config, path: Path | None, unsafe: bool) -> FixOutcome:
+    """Apply fixes to a fixpoint; never return text that does not parse."""
+    current = source
+    fixed = 0
+    errors: list[str] = []
+    result = lint_text(current, config, path)
+    for _ in range(MAX_FIX_ROUNDS):
+        fixes = [f.fix for f in result.findings if f.fix and f.fix.applies_under(unsafe)]
+        chosen = _non_overlapping(fixes)
+        if not chosen:
+            break
+        accepted, rejected = _apply_checked(current.text, chosen)
+        errors.extend(
+            f"a fix produced invalid code and was not applied ({fix.message})" for fix in rejected
+        )
+        if not accepted:
+            break
+        current = SourceText(apply_edits(current.text, [e for f in accepted for e in f.edits]),
+                             source.encoding)
+        fixed += len(accepted)
+        result = lint_text(current, config, path)
+    return FixOutcome(current.text, fixed, result.findings, errors + result.internal_errors)
+
+
+def _overlaps(a: Edit, b: Edit) -> bool:
+    if a.start == a.end == b.start == b.end:
+        return True  # two insertions at one point: their order would be arbitrary
+    return a.start < b.end and b.start < a.end or (
+        a.start == a.end and b.start < a.start < b.end
+    ) or (b.start == b.end and a.start < b.start < a.end)
+
+
+def _non_overlapping(fixes: list[Fix]) -> list[Fix]:
+    chosen: list[Fix] = []
+    taken: list[Edit] = []
+    for fix in sorted(fixes, key=lambda f: min(e.start for e in f.edits)):
+        if any(_overlaps(edit, other) for edit in fix.edits for other in taken):
+            continue
+        chosen.append(fix)
+        taken.extend(fix.edits)
+    return chosen
+
+
+def _parses(text: str) -> bool:
+    try:
+        cst.parse_module(text)
+    except Exception:
+        return False
+    return True
+
+
+def _apply_checked(text: str, fixes: list[Fix]) -> tuple[list[Fix], list[Fix]]:
+    """Apply all fixes if the result parses; otherwise find the ones that break the code."""
+    if _parses(apply_edits(text, [e for f in fixes for e in f.edits])):
+        return fixes, []
+    accepted: list[Fix] = []
+    rejected: list[Fix] = []
+    for fix in fixes:
+        candidate = accepted + [fix]
+        if _parses(apply_edits(text, [e for f in candidate for e in f.edits])):
+            accepted.append(fix)
+        else:
+            rejected.append(fix)
+    return accepted, rejected
+
+
+# ---- files --------------------------------------------------------------------------------
+
+
+def check_bytes(data: bytes, display_path: str, config: Config, path: Path | None,
+                mode: FixMode) -> tuple[FileReport, SourceText | None]:
+    """Lint (and maybe fix) the bytes of one file; nothing is written here."""
+    try:
+        source = decode(data)
+    except SourceError as error:
+        return FileReport(display_path, "", error=str(error)), None
+    if not mode.apply:
+        result = lint_text(source, config, path)
+        report = FileReport(display_path, source.text, result.findings)
+        report.internal_errors = result.internal_errors
+        return report, source
+    outcome = fix_text(source, config, path, mode.unsafe)
+    report = FileReport(display_path, outcome.text, outcome.findings, outcome.fixed_count)
+    if outcome.text != source.text:
+        report.original_source = source.text
+    report.internal_errors = outcome.internal_errors
+    return report, source
+
+
+def check_file(path: Path, config: Config, mode: FixMode) -> FileReport:
+    display = str(path)
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        return FileReport(display, "", error="is a directory")
+    except OSError as error:
+        return FileReport(display, "", error=error.strerror or str(error))
+    report, source = check_bytes(data, display, config, path, mode)
+    if source is None or report.original_source is None or not mode.write:
+        return report
+    try:
+        write_atomically(path, data, source.encode(report.source))
+    except WriteError as error:
+        report.error = f"not fixed: {error}"
+    return report
+
+
+class WriteError(Exception):
+    """A fixed file could not be written back (one-line reason)."""
+
+
+def write_atomically(path: Path, original: bytes, new: bytes) -> None:
+    """Replace the file's content, keeping its mode; refuse if it changed since it was read."""
+    target = Path(os.path.realpath(path))  # write through symlinks, never over them
+    try:
+        info = target.stat()
+    except OSError as error:
+        raise WriteError(error.strerror or str(error)) from None
+    if not os.access(target, os.W_OK):
+        raise WriteError("the file is read-only")
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(new)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, stat.S_IMODE(info.st_mode))
+        if target.read_bytes() != original:
+            raise WriteError("the file changed on disk while it was being fixed")
+        os.replace(temporary, target)
+    except OSError as error:
+        raise WriteError(error.strerror or str(error)) from None
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)

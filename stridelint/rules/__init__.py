@@ -1,0 +1,15 @@
+"""The rule registry: the CLI, the docs generator and the tests all read ALL_RULES."""
+
+from __future__ import annotations
+
+from stridelint.rules.base import Rule
+from stridelint.rules.sl101_reduce_of_materialized_broadcast import ReduceOfMaterializedBroadcast
+from stridelint.rules.sl102_reduce_of_broadcast import ReduceOfBroadcast
+from stridelint.rules.sl900_syntax_error import SyntaxErrorRule
+
+ALL_RULES: tuple[type[Rule], ...] = (
+    ReduceOfMaterializedBroadcast,
+    ReduceOfBroadcast,
+    SyntaxErrorRule,
+)
+RULES_BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}

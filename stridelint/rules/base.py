@@ -1,0 +1,34 @@
+"""What every rule is: a code, a name, a page of documentation, a detector and maybe a fix."""
+
+from __future__ import annotations
+
+import inspect
+from typing import TYPE_CHECKING, ClassVar, Iterator
+
+if TYPE_CHECKING:
+    from stridelint.context import RuleContext
+    from stridelint.findings import Finding
+
+PAGE_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety")
+DOCS_URL = "https://stridelint.dev/rules/{code}"
+
+
+class Rule:
+    """Base class. The subclass docstring is the rule's page, in Markdown, with PAGE_SECTIONS."""
+
+    code: ClassVar[str]
+    name: ClassVar[str]  # kebab-case
+    summary: ClassVar[str]  # one line, no trailing period
+    fix_availability: ClassVar[str] = "none"  # "none" | "sometimes" | "always"
+    severity: ClassVar[str] = "warning"  # "warning" | "error" (SARIF level, GitHub annotation)
+
+    @classmethod
+    def page(cls) -> str:
+        return inspect.cleandoc(cls.__doc__ or "")
+
+    @classmethod
+    def url(cls) -> str:
+        return DOCS_URL.format(code=cls.code)
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        raise NotImplementedError

@@ -1,0 +1,39 @@
+"""Pieces SL1xx rules share: scope filtering, evidence lists and message wording."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import libcst as cst
+
+from stridelint.analysis.dataflow import FunctionFlow
+from stridelint.analysis.module import ModuleFacts
+from stridelint.analysis.values import Broadcast, State
+from stridelint.findings import Evidence
+
+
+def strongest(values: Iterable[Broadcast]) -> Broadcast:
+    """One Broadcast summing up several operands: the strongest state, all the evidence."""
+    values = list(values)
+    evidence: list[Evidence] = []
+    for value in values:
+        evidence.extend(e for e in value.evidence if e not in evidence)
+    return Broadcast(max(v.state for v in values), tuple(evidence))
+
+
+def reported(facts: ModuleFacts, flow: FunctionFlow, value: Broadcast, scope: str) -> bool:
+    """DEFINITE findings everywhere; POSSIBLE ones only in kernel-wrapper scope."""
+    return value.state is State.DEFINITE or facts.in_scope(flow.func, scope)
+
+
+def certainty(value: Broadcast) -> str:
+    return "broadcast" if value.state is State.DEFINITE else "possibly broadcast"
+
+
+def because(value: Broadcast) -> str:
+    return value.evidence[0].message if value.evidence else "it is broadcast"
+
+
+def noqa_row(facts: ModuleFacts, node: cst.CSTNode, statement: cst.CSTNode | None) -> int:
+    """Suppressions go on the first row of the statement (or compound header) holding the node."""
+    return facts.position(statement if statement is not None else node).row

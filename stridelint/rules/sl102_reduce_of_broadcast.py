@@ -1,0 +1,72 @@
+"""SL102: a reduction runs over a broadcast tensor's logical size instead of its storage."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from stridelint.context import RuleContext
+from stridelint.findings import Finding
+from stridelint.rules import common
+from stridelint.rules.base import Rule
+from stridelint.transforms.narrow_rescale import fix_reduction
+
+
+class ReduceOfBroadcast(Rule):
+    """
+    ## What it does
+    Finds a reduction (`sum`, `count_nonzero`, `mean`, `any`, `amax`, `prod`, ...) applied
+    straight to a tensor that is, or may be, a broadcast (stride-0) view.
+
+    ## Why is this bad?
+    A reduction visits every logical element, so its work is proportional to the logical
+    size, not the storage. Worse, on CPU and CUDA `sum`, `nansum` and `prod` of bool and
+    integer tensors first convert the whole logical input to int64: 8 bytes per logical
+    element for a tensor that may store a few kilobytes (semantics doc §1.4: an expanded
+    int32 mask of 10^8 logical elements needs 800 MB to be summed).
+
+    ## Example
+    ```python
+    mask = mask[:, None, :].expand(batch, heads, seq)
+    valid = mask.sum(dim=-1)
+    ```
+
+    ## Use instead
+    ```python
+    mask_small, mask_reps = _narrow_broadcast(mask)
+    valid = mask_small.sum(dim=-1) * mask_reps[-1]
+    ```
+    When a result keeps a narrowed dim the fix is not offered (it would need an `expand`).
+
+    ## Fix safety
+    Safe for counts (`count_nonzero`) and scale-free reductions of identical values (`any`,
+    `all`, `amax`, `amin`). Unsafe for `sum`, `prod`, `mean` and `logsumexp`: the dtype of the
+    tensor is not known statically, and float results round differently.
+    """
+
+    code = "SL102"
+    name = "reduce-of-broadcast"
+    summary = "Reduction over a broadcast tensor works on its full logical size"
+    fix_availability = "sometimes"
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        facts = ctx.facts
+        for flow in facts.flows.values():
+            for reduction in flow.broadcast_reductions.values():
+                value = reduction.value
+                if not common.reported(facts, flow, value, ctx.scope):
+                    continue
+                message = (
+                    f"`{facts.snippet(reduction.call)}` reduces the {common.certainty(value)} "
+                    f"`{facts.snippet(reduction.operand)}` over its full logical size: "
+                    f"{common.because(value)}"
+                )
+                start, end = facts.span(reduction.call)
+                yield Finding(
+                    self.code,
+                    message,
+                    facts.source.position(start),
+                    facts.source.position(end),
+                    common.noqa_row(facts, reduction.call, reduction.statement),
+                    value.evidence,
+                    fix_reduction(facts, flow, reduction.operand, reduction.statement),
+                )

@@ -1,0 +1,81 @@
+"""Bytes <-> text for Python files, keeping what a fix must write back unchanged.
+
+A file is decoded the way Python decodes it (PEP 263 cookie, UTF-8 BOM), and encoded back
+with the same encoding, BOM and newline style, so a fix never changes a byte outside the
+span it edits.
+"""
+
+from __future__ import annotations
+
+import bisect
+import io
+import re
+import tokenize
+from dataclasses import dataclass, field
+
+from stridelint.findings import Edit, Position
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+
+
+class SourceError(Exception):
+    """The bytes are not a Python source file we can decode (one-line message)."""
+
+
+@dataclass
+class SourceText:
+    text: str
+    encoding: str = "utf-8"  # "utf-8-sig" when the file starts with a BOM
+    line_starts: list[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.line_starts = [0] + [m.end() for m in _NEWLINE.finditer(self.text)]
+
+    @property
+    def newline(self) -> str:
+        match = _NEWLINE.search(self.text)
+        return match.group() if match else "\n"
+
+    def offset(self, row: int, column0: int) -> int:
+        """Character offset of a 1-based row and 0-based column (LibCST's positions)."""
+        return self.line_starts[row - 1] + column0
+
+    def position(self, offset: int) -> Position:
+        row = bisect.bisect_right(self.line_starts, offset)
+        return Position(row, offset - self.line_starts[row - 1] + 1)
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.line_starts, offset)
+
+    def edit(self, start: int, end: int, content: str) -> Edit:
+        return Edit(start, end, content, self.position(start), self.position(end))
+
+    def encode(self, text: str) -> bytes:
+        return text.encode(self.encoding)
+
+
+def decode(data: bytes) -> SourceText:
+    """Decode like the interpreter; raise SourceError with a one-line reason."""
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as error:  # bad or unknown cookie
+        raise SourceError(f"cannot determine the encoding: {error.msg}") from None
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as error:
+        raise SourceError(
+            f"not valid {encoding} at byte {error.start} (add a PEP 263 encoding cookie?)"
+        ) from None
+    return SourceText(text, encoding)
+
+
+def apply_edits(text: str, edits: list[Edit]) -> str:
+    """Apply non-overlapping edits (any order) to text."""
+    pieces = []
+    cursor = 0
+    for edit in sorted(edits, key=lambda e: (e.start, e.end)):
+        pieces.append(text[cursor : edit.start])
+        pieces.append(edit.content)
+        cursor = edit.end
+    pieces.append(text[cursor:])
+    return "".join(pieces)

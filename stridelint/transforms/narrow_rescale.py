@@ -1,0 +1,404 @@
+"""The narrow-and-rescale rewrite (PRODUCT.md; semantics doc §0 rules 1-8, §2, §4).
+
+Narrow the broadcast *source* tensors on every dim whose stride is 0 and size > 1 before
+the first elementwise op (one statement, inserted just before the one that holds the op),
+compute on the small tensors, and rescale each reduction right after it, before any
+non-linear op: sums and counts by the repeat count of the dims they reduce, products by a
+power, logsumexp by a log; a later full reduction multiplies by the repeats still pending.
+
+The plan follows the materialized value through the function (through local names, as the
+dataflow recorded them) and gives up, leaving the finding without a fix, wherever it cannot
+prove the rewrite keeps every value: an operand that may be a full tensor, a view of the
+materialized tensor, a result that escapes before every narrowed dim was reduced, a second
+partial reduction, an operand with side effects, a statement it cannot insert before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import libcst as cst
+
+from stridelint.analysis import torch_ops
+from stridelint.analysis.dataflow import STARRED, FunctionFlow, reduction_dim
+from stridelint.analysis.module import ModuleFacts
+from stridelint.analysis.names import dotted
+from stridelint.analysis.values import Derived, Scalar, Sink
+from stridelint.findings import Applicability, Edit, Fix
+from stridelint.transforms import helpers
+
+_PURE_CALLS = torch_ops.VIEW_METHODS | {"size", "stride", "dim"}
+_LOW_PRECEDENCE_PARENTS = (
+    cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Return, cst.Expr, cst.Arg, cst.Element,
+    cst.Comparison, cst.ComparisonTarget, cst.BooleanOperation, cst.IfExp, cst.DictElement,
+)  # fmt: skip
+_ADDITIVE = (cst.Add, cst.Subtract)
+_SHIFT_AND_BITWISE = (cst.LeftShift, cst.RightShift, cst.BitAnd, cst.BitOr, cst.BitXor)
+_MULTIPLICATIVE = (cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.MatrixMultiply)
+
+
+class NoFix(Exception):
+    """The rewrite cannot be proven to keep the program's values here."""
+
+
+@dataclass(frozen=True)
+class Chain:
+    """What has been rescaled so far along one path from the narrowed value."""
+
+    reduced: str | None = None  # None: nothing yet; "all"; or the code of the reduced dims
+    integer: bool = True  # values are bool/int so far: rescaled sums are exact
+    float_reduction: bool = False  # a float reduction was rescaled (rounding may differ)
+
+
+@dataclass
+class _Plan:
+    facts: ModuleFacts
+    flow: FunctionFlow
+    reps: str
+    names: helpers.HelperNames
+    wraps: list[tuple[cst.Call, str, str]] = field(default_factory=list)  # call, prefix, suffix
+    visited_loads: set[cst.Name] = field(default_factory=set)
+    unsafe_reasons: set[str] = field(default_factory=set)
+    uses_math: bool = False
+    uses_repeats: bool = False
+
+
+def fix_sink(facts: ModuleFacts, flow: FunctionFlow, sink: Sink) -> Fix | None:
+    """The fix for SL101: narrow the sink's broadcast operands, rescale its reductions."""
+    try:
+        return _fix(facts, flow, [e for e, _ in sink.operands], sink.node, sink.statement,
+                    Chain(integer=sink.integer_result), sink)
+    except NoFix:
+        return None
+
+
+def fix_reduction(
+    facts: ModuleFacts, flow: FunctionFlow, operand: cst.BaseExpression, statement
+) -> Fix | None:
+    """The fix for SL102: narrow the reduced tensor itself, rescale the reduction."""
+    try:
+        return _fix(facts, flow, [operand], operand, statement, Chain(integer=False), None)
+    except NoFix:
+        return None
+
+
+def _fix(
+    facts: ModuleFacts,
+    flow: FunctionFlow,
+    operands: list[cst.BaseExpression],
+    start: cst.BaseExpression,
+    statement: cst.CSTNode | None,
+    chain: Chain,
+    sink: Sink | None,
+) -> Fix:
+    anchor = _insertion_anchor(facts, statement)
+    for operand in operands:
+        _require_pure(facts, operand)
+    local_names = _names_in(flow.func)
+    narrowed = [_fresh(f"{_stem(o)}_small", local_names) for o in operands]
+    reps = _fresh(f"{_stem(operands[0])}_reps" if len(operands) == 1 else "reps", local_names)
+    names = helpers.HelperNames.for_module(facts)
+    plan = _Plan(facts, flow, reps, names)
+    _follow(plan, start, chain)
+    if sink is not None:
+        _require_all_uses_visited(plan, sink)
+
+    source = facts.source
+    edits: list[Edit] = list(
+        helpers.module_edits(facts, names, needs_math=plan.uses_math, needs_repeats=plan.uses_repeats)
+    )
+    operand_code = ", ".join(facts.text_of(o) for o in operands)
+    targets = ", ".join([*narrowed, reps])
+    indent_start, indent = anchor
+    line = f"{targets} = {names.narrow}({operand_code})"
+    edits.append(source.edit(indent_start, indent_start, f"{line}{source.newline}{indent}"))
+    for operand, name in zip(operands, narrowed):
+        start_offset, end_offset = facts.span(operand)
+        edits.append(source.edit(start_offset, end_offset, name))
+    # Prefixes of nested wraps that start at one offset must open outermost first.
+    prefixes = sorted(plan.wraps, key=lambda w: (facts.span(w[0])[0], -facts.span(w[0])[1]))
+    for call, prefix, _ in prefixes:
+        if prefix:
+            offset = facts.span(call)[0]
+            edits.append(source.edit(offset, offset, prefix))
+    for call, _, suffix in plan.wraps:
+        offset = facts.span(call)[1]
+        edits.append(source.edit(offset, offset, suffix))
+    applicability = Applicability.UNSAFE if plan.unsafe_reasons else Applicability.SAFE
+    message = f"Narrow `{operand_code}` on its stride-0 dims before the op and rescale"
+    if plan.unsafe_reasons:
+        message += f" (unsafe: {'; '.join(sorted(plan.unsafe_reasons))})"
+    return Fix(applicability, message, tuple(edits))
+
+
+# ---- following the value ------------------------------------------------------------------
+
+
+def _follow(plan: _Plan, node: cst.BaseExpression, chain: Chain) -> None:
+    if chain.reduced == "all":
+        return  # fully reduced: from here on the value equals the original's
+    parents = plan.facts.parents
+    parent = parents.get(node)
+    if isinstance(parent, (cst.BinaryOperation, cst.Comparison, cst.ComparisonTarget)):
+        owner = parents[parent] if isinstance(parent, cst.ComparisonTarget) else parent
+        others = _other_operands(owner, node)
+        _require_scalars(plan, others)
+        integer = chain.integer and not _makes_float(owner, others)
+        if isinstance(owner, cst.Comparison):
+            integer = True
+        _follow(plan, owner, replace(chain, integer=integer))
+    elif isinstance(parent, cst.UnaryOperation) and not isinstance(parent.operator, cst.Not):
+        _follow(plan, parent, chain)
+    elif isinstance(parent, cst.Attribute) and parent.value is node:
+        call = parents.get(parent)
+        if not isinstance(call, cst.Call) or call.func is not parent:
+            raise NoFix
+        _method(plan, call, parent.attr.value, chain)
+    elif isinstance(parent, cst.Arg):
+        call = parents.get(parent)
+        if not isinstance(call, cst.Call) or not call.args or call.args[0] is not parent:
+            raise NoFix
+        qualified = plan.facts.imports.resolve(call.func) or ""
+        name = qualified.removeprefix("torch.")
+        if qualified not in torch_ops.REDUCTION_FUNCTIONS:
+            raise NoFix
+        _reduce(plan, call, name, _dim(call, functional=True), chain)
+    elif isinstance(parent, cst.Assign) and parent.value is node:
+        if len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
+            raise NoFix
+        _follow_name(plan, parent.targets[0].target.value, parent, chain)
+    else:
+        raise NoFix  # the value escapes while it still has narrowed dims
+
+
+def _follow_name(plan: _Plan, name: str, assign: cst.Assign, chain: Chain) -> None:
+    assigned_value = plan.flow._values.get(assign.value)
+    if not isinstance(assigned_value, Derived) or not assigned_value.exact:
+        raise NoFix
+    for load, value in plan.flow.loads.items():
+        if load.value != name or not isinstance(value, Derived):
+            continue
+        if not value.sinks & assigned_value.sinks:
+            continue
+        if not value.exact or value.sinks != assigned_value.sinks:
+            raise NoFix
+        plan.visited_loads.add(load)
+        _follow(plan, load, chain)
+
+
+def _method(plan: _Plan, call: cst.Call, name: str, chain: Chain) -> None:
+    if name in torch_ops.REDUCTIONS:
+        _reduce(plan, call, name, _dim(call, functional=False), chain)
+        return
+    arguments = [a.value for a in call.args]
+    if name in torch_ops.CAST_METHODS:
+        integer = name in torch_ops.BOOL_CASTS | torch_ops.INTEGER_CASTS
+        _follow(plan, call, replace(chain, integer=integer))
+    elif name in torch_ops.ELEMENTWISE_METHODS and name not in ("where", "masked_fill"):
+        _require_scalars(plan, arguments)
+        floats = any(isinstance(a, cst.Float) for a in arguments) or name in (
+            "div", "divide", "true_divide", "sqrt", "exp", "log", "sigmoid", "mean",
+        )
+        _follow(plan, call, replace(chain, integer=chain.integer and not floats))
+    else:
+        raise NoFix
+
+
+def _reduce(plan: _Plan, call: cst.Call, name: str, dim: cst.BaseExpression | None, chain: Chain) -> None:
+    scale = torch_ops.REDUCTIONS.get(name) or torch_ops.REDUCTION_FUNCTIONS.get(name)
+    if name in torch_ops.DIM_REQUIRED_FOR_TUPLE and dim is not None:
+        raise NoFix  # max/min with a dim return (values, indices)
+    if scale == "norm" or _has_keyword(call, "out"):
+        raise NoFix
+    if name == "norm" or name.endswith("vector_norm"):
+        raise NoFix
+    full = dim is None
+    if chain.reduced is not None and not full:
+        raise NoFix  # a second partial reduction renumbers the dims
+    if full:
+        if chain.reduced is None:
+            factor = f"{plan.names.math}.prod({plan.reps})"
+        else:
+            factor = f"({plan.names.math}.prod({plan.reps}) // {chain.reduced})"
+        plan.uses_math = True
+        reduced = "all"
+    else:
+        dim_code = plan.facts.module.code_for_node(dim).strip()
+        if isinstance(dim, cst.Integer) or (
+            isinstance(dim, cst.UnaryOperation) and isinstance(dim.expression, cst.Integer)
+        ):
+            factor = f"{plan.reps}[{dim_code}]"
+        elif isinstance(dim, cst.Name):
+            factor = f"{plan.names.repeats}({plan.reps}, {dim_code})"
+            plan.uses_repeats = True
+        elif isinstance(dim, (cst.Tuple, cst.List)) and all(
+            isinstance(e.value, (cst.Integer, cst.UnaryOperation, cst.Name)) for e in dim.elements
+        ):
+            factor = f"{plan.names.repeats}({plan.reps}, {dim_code})"
+            plan.uses_repeats = True
+        else:
+            raise NoFix
+        reduced = factor
+    if scale == "mul":
+        if not (chain.integer or name in torch_ops.COUNT_REDUCTIONS):
+            plan.unsafe_reasons.add("a float sum of the narrowed tensor rounds differently")
+        _wrap(plan, call, f" * {factor}", "mul")
+    elif scale == "pow":
+        if not chain.integer:
+            plan.unsafe_reasons.add("a float product of the narrowed tensor rounds differently")
+        _wrap(plan, call, f" ** {factor}", "pow")
+    elif scale == "log":
+        plan.uses_math = True
+        plan.unsafe_reasons.add("logsumexp of the narrowed tensor rounds differently")
+        _wrap(plan, call, f" + {plan.names.math}.log({factor})", "add")
+    elif name in ("mean", "nanmean"):
+        plan.unsafe_reasons.add("the mean of the narrowed tensor rounds differently")
+    integer = chain.integer and name not in ("mean", "nanmean", "logsumexp")
+    if name in torch_ops.COUNT_REDUCTIONS:
+        integer = True
+    _follow(plan, call, Chain(reduced, integer))
+
+
+def _wrap(plan: _Plan, call: cst.Call, tail: str, operator: str) -> None:
+    needs_parens = not call.lpar and not _binds_looser(plan.facts.parents.get(call), call, operator)
+    prefix, suffix = ("(", f"{tail})") if needs_parens else ("", tail)
+    plan.wraps.append((call, prefix, suffix))
+
+
+def _binds_looser(parent: cst.CSTNode | None, node: cst.CSTNode, operator: str) -> bool:
+    """Whether `node <operator> factor` can stand where `node` stood without parentheses."""
+    if isinstance(parent, _LOW_PRECEDENCE_PARENTS):
+        return True
+    if not isinstance(parent, cst.BinaryOperation):
+        return False
+    op = parent.operator
+    if operator == "pow":
+        return not isinstance(op, cst.Power)
+    looser = _SHIFT_AND_BITWISE + (_ADDITIVE if operator == "mul" else ())
+    if isinstance(op, looser):
+        return True
+    same_level = _MULTIPLICATIVE if operator == "mul" else _ADDITIVE
+    return isinstance(op, same_level) and parent.left is node
+
+
+# ---- checks -------------------------------------------------------------------------------
+
+
+def _require_scalars(plan: _Plan, expressions: list[cst.BaseExpression]) -> None:
+    for expression in expressions:
+        if _is_literal(expression):
+            continue
+        if not isinstance(plan.flow._values.get(expression), Scalar):
+            raise NoFix  # it may be a tensor that is not broadcast along the narrowed dims
+
+
+def _is_literal(node: cst.BaseExpression) -> bool:
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return True
+    if isinstance(node, cst.UnaryOperation):
+        return _is_literal(node.expression)
+    return isinstance(node, cst.Name) and node.value in ("True", "False")
+
+
+def _makes_float(owner: cst.CSTNode, others: list[cst.BaseExpression]) -> bool:
+    if isinstance(owner, cst.BinaryOperation) and isinstance(owner.operator, (cst.Divide, cst.Power)):
+        return True
+    return any(isinstance(o, cst.Float) for o in others)
+
+
+def _other_operands(owner: cst.CSTNode, node: cst.CSTNode) -> list[cst.BaseExpression]:
+    if isinstance(owner, cst.BinaryOperation):
+        return [owner.right if owner.left is node else owner.left]
+    assert isinstance(owner, cst.Comparison)
+    operands = [owner.left] + [t.comparator for t in owner.comparisons]
+    return [o for o in operands if o is not node]
+
+
+def _require_all_uses_visited(plan: _Plan, sink: Sink) -> None:
+    """Every name load that can see the materialized value must have been rewritten."""
+    for load, value in plan.flow.loads.items():
+        if isinstance(value, Derived) and sink in value.sinks and load not in plan.visited_loads:
+            raise NoFix
+
+
+def _require_pure(facts: ModuleFacts, operand: cst.BaseExpression) -> None:
+    """Moving the operand's evaluation one statement earlier must not change anything."""
+    for node in _walk(operand):
+        if isinstance(node, cst.Call):
+            method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
+            qualified = facts.imports.resolve(node.func)
+            if method not in _PURE_CALLS and qualified not in torch_ops.BROADCAST_FUNCTIONS:
+                raise NoFix
+        elif isinstance(node, (cst.NamedExpr, cst.Await, cst.Yield, cst.Lambda)):
+            raise NoFix
+
+
+def _insertion_anchor(facts: ModuleFacts, statement: cst.CSTNode | None) -> tuple[int, str]:
+    """Offset just before the statement and the indentation to continue with."""
+    if not isinstance(statement, (cst.SimpleStatementLine, cst.If, cst.For)):
+        raise NoFix
+    parent = facts.parents.get(statement)
+    if not isinstance(parent, (cst.IndentedBlock, cst.Module)):
+        raise NoFix  # e.g. an `elif`, whose test runs only when the `if` test failed
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) != 1:
+        raise NoFix
+    start, _ = facts.span(statement)
+    text = facts.source.text
+    line_start = facts.source.line_starts[facts.source.line_of(start) - 1]
+    indent = text[line_start:start]
+    if indent.strip():
+        raise NoFix
+    return start, indent
+
+
+def _dim(call: cst.Call, *, functional: bool) -> cst.BaseExpression | None:
+    dim = reduction_dim(call, functional=functional)
+    if dim is STARRED:
+        raise NoFix
+    return dim
+
+
+def _has_keyword(call: cst.Call, keyword: str) -> bool:
+    return any(a.keyword is not None and a.keyword.value == keyword for a in call.args)
+
+
+def _walk(node: cst.CSTNode):
+    yield node
+    for child in node.children:
+        yield from _walk(child)
+
+
+def _names_in(func: cst.FunctionDef) -> set[str]:
+    return {n.value for n in _walk(func) if isinstance(n, cst.Name)}
+
+
+def _stem(node: cst.BaseExpression) -> str:
+    """A readable base name for the narrowed tensor: `Mask` for `args["Mask"]`, `mask` for
+    `mask[:, None].expand(...)`."""
+    while True:
+        if isinstance(node, cst.Name):
+            return node.value
+        if isinstance(node, cst.Attribute):
+            if isinstance(node.value, (cst.Name, cst.Attribute)) and node.attr.value not in torch_ops.VIEW_ATTRIBUTES:
+                return node.attr.value
+            node = node.value
+        elif isinstance(node, cst.Subscript):
+            key = node.slice[0].slice if len(node.slice) == 1 else None
+            if isinstance(key, cst.Index) and isinstance(key.value, cst.SimpleString):
+                value = key.value.evaluated_value
+                if isinstance(value, str) and value.isidentifier():
+                    return value
+            node = node.value
+        elif isinstance(node, cst.Call):
+            node = node.func
+        else:
+            return "tensor"
+
+
+def _fresh(name: str, taken: set[str]) -> str:
+    candidate, counter = name, 1
+    while candidate in taken:
+        candidate = f"{name}_{counter}"
+        counter += 1
+    taken.add(candidate)
+    return candidate
