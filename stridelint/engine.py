@@ -10,6 +10,7 @@ changed on disk since it was read.
 
 from __future__ import annotations
 
+import ast
 import os
 import stat
 import tempfile
@@ -86,11 +87,22 @@ def lint_text(source: SourceText, config: Config, path: Path | None) -> LintResu
 def _syntax_error(
     source: SourceText, error: cst.ParserSyntaxError, config: Config, path: Path | None
 ) -> list[Finding]:
+    """SL900 at the interpreter's position for the error (clearer than the parser's)."""
     if not config.is_enabled("SL900", path):
         return []
-    row = max(1, min(error.raw_line, len(source.line_starts)))
-    position = Position(row, error.raw_column + 1)
-    message = " ".join(error.message.split())
+    try:
+        compile(source.text, str(path or "<stdin>"), "exec", ast.PyCF_ONLY_AST)
+    except SyntaxError as python_error:
+        row = python_error.lineno or 1
+        column = python_error.offset or 1
+        message = python_error.msg
+    except ValueError as python_error:  # e.g. null bytes
+        row, column, message = 1, 1, str(python_error)
+    else:  # valid Python that LibCST cannot parse (newer syntax)
+        row, column = error.raw_line, error.raw_column + 1
+        message = f"LibCST cannot parse this: {' '.join(error.message.split())}"
+    row = max(1, min(row, len(source.line_starts)))
+    position = Position(row, max(1, column))
     return [Finding("SL900", f"Syntax error: {message}", position, position, row)]
 
 

@@ -54,9 +54,28 @@ def docstring_evidence(func: cst.FunctionDef, position_of: PositionOf) -> dict[s
     return found
 
 
+def documented_broadcast_names(func: cst.FunctionDef, position_of: PositionOf) -> dict[str, Evidence]:
+    """Any name (not only parameters) the docstring says may be broadcast: a launch-metadata
+    hook documents the entries of its `args` dict this way."""
+    docstring = func.get_docstring(clean=True)
+    if not docstring:
+        return {}
+    where = position_of(func.body.body[0]) if func.body.body else position_of(func)
+    found = {}
+    for name, entry in _docstring_entries(docstring).items():
+        if _BROADCAST_WORD.search(entry):
+            found[name] = Evidence(f"the docstring says `{name}` may be broadcast", where)
+    for quoted in re.findall(r"`{1,2}([A-Za-z_]\w*)`{1,2}", docstring):
+        if quoted not in found and _BROADCAST_WORD.search(_lines_quoting(docstring, quoted)):
+            found[quoted] = Evidence(f"the docstring says `{quoted}` may be broadcast", where)
+    return found
+
+
 def _lines_quoting(docstring: str, name: str) -> str:
     """Prose lines that quote the name in backticks, for docstrings without a parameter list."""
-    return " ".join(line for line in docstring.splitlines() if f"`{name}`" in line)
+    return " ".join(
+        line for line in docstring.splitlines() if f"`{name}`" in line or f"``{name}``" in line
+    )
 
 
 def _docstring_entries(docstring: str) -> dict[str, str]:

@@ -189,6 +189,9 @@ class ModuleFacts:
             if len(params) >= 3:
                 hook_args_name = params[2].name.value
                 hook_arguments = dict(hook_facts.get(func.name.value, {}))
+                documented = param_evidence.documented_broadcast_names(func, self.position)
+                for name, found in documented.items():
+                    hook_arguments.setdefault(name, Broadcast(State.POSSIBLE, (found,)))
                 for hint in self.broadcast_hints:
                     hook_arguments.setdefault(hint, self._hint(hint, func))
         flow = FunctionFlow(func, self, env, hook_arguments, hook_args_name)

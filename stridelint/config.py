@@ -1,0 +1,353 @@
+"""Find, read and validate stridelint's settings into one frozen `Config`.
+
+Settings live in `[tool.stridelint]` of a `pyproject.toml`, or at the top level of a
+`stridelint.toml` / `.stridelint.toml`. Every mistake in them becomes a `ConfigError` whose
+text is one line naming the file and the key, so the CLI can print it as is.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import functools
+import hashlib
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:
+    import tomli as tomllib
+
+import pathspec
+
+DEFAULT_EXCLUDE: tuple[str, ...] = (
+    ".git",
+    ".hg",
+    ".svn",
+    ".venv",
+    "venv",
+    ".tox",
+    ".nox",
+    ".eggs",
+    "*.egg-info",
+    "build",
+    "dist",
+    "__pycache__",
+    "node_modules",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    ".stridelint_cache",
+    "site-packages",
+    "__pypackages__",
+    ".ipynb_checkpoints",
+)
+
+SCOPES: tuple[str, ...] = ("wrappers", "all")
+
+# In search order: the dedicated files win over pyproject.toml within one directory.
+CONFIG_FILENAMES: tuple[str, ...] = ("stridelint.toml", ".stridelint.toml", "pyproject.toml")
+
+# "SL" selects every rule, "SL1" a family, "SL101" one rule.
+_SELECTOR = re.compile(r"SL[0-9]{0,3}")
+
+
+class ConfigError(Exception):
+    """A configuration mistake; `str()` is one line naming the file (or flag) and the key."""
+
+
+@functools.cache
+def gitignore_spec(patterns: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
+    """Compile gitignore-style patterns once per distinct tuple (they are matched per file)."""
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
+
+
+@dataclass(frozen=True)
+class Config:
+    """Every setting that decides which files are linted and which findings are reported."""
+
+    root: Path
+    source: Path | None
+    select: tuple[str, ...] = ("SL",)
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    extend_exclude: tuple[str, ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    scope: str = "wrappers"
+    broadcast_hints: tuple[str, ...] = ()
+    wrapper_decorators: tuple[str, ...] = ()
+
+    def with_overrides(
+        self,
+        *,
+        select: Iterable[str] | None = None,
+        extend_select: Iterable[str] = (),
+        ignore: Iterable[str] = (),
+    ) -> Config:
+        """Apply the CLI's selection flags on top of the file's settings.
+
+        `--select` replaces the file's `select` and drops its `extend-select` (which extended
+        the selection being replaced); `--extend-select` and `--ignore` add to what is there.
+        """
+        extend_select = _checked_cli_selectors("--extend-select", extend_select)
+        ignore = _checked_cli_selectors("--ignore", ignore)
+        if select is None:
+            base_select, base_extend = self.select, self.extend_select
+        else:
+            base_select, base_extend = _checked_cli_selectors("--select", select), ()
+        return dataclasses.replace(
+            self,
+            select=base_select,
+            extend_select=base_extend + extend_select,
+            ignore=self.ignore + ignore,
+        )
+
+    def is_enabled(self, code: str, path: Path | None = None) -> bool:
+        """Ruff's rule: the longest selector matching `code` decides; on a tie, ignoring wins."""
+        longest_select = _longest_prefix(code, self.select + self.extend_select)
+        if longest_select is None:
+            return False
+        ignores = self.ignore
+        if path is not None:
+            ignores += self.per_file_ignored(path)
+        longest_ignore = _longest_prefix(code, ignores)
+        return longest_ignore is None or longest_select > longest_ignore
+
+    def per_file_ignored(self, path: Path) -> tuple[str, ...]:
+        """The selectors that `per-file-ignores` switches off for `path`."""
+        relative = self.relative_path(path)
+        return tuple(
+            code
+            for glob, codes in self.per_file_ignores
+            if gitignore_spec((glob,)).match_file(relative)
+            for code in codes
+        )
+
+    def relative_path(self, path: Path) -> str:
+        """`path` as exclude and per-file-ignores patterns see it: relative to `root`, in
+        POSIX form; a path outside `root` is used as given."""
+        try:
+            relative = Path(os.path.abspath(path)).relative_to(os.path.abspath(self.root))
+        except ValueError:
+            return Path(path).as_posix()
+        return relative.as_posix()
+
+    def fingerprint(self) -> str:
+        """Hash of the settings, so cached results are reused only under the same settings.
+
+        `root` and `source` are left out: moving a checkout must not invalidate its cache.
+        """
+        settings = {
+            field.name: getattr(self, field.name)
+            for field in dataclasses.fields(self)
+            if field.name not in ("root", "source")
+        }
+        canonical = json.dumps(settings, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def load_config(start: Path, *, explicit: Path | None = None, isolated: bool = False) -> Config:
+    """Settings for a run started in directory `start`.
+
+    `isolated` ignores every file; `explicit` (`--config FILE`) names the file; otherwise the
+    nearest configuration in `start` or its parents is used, or the defaults.
+    """
+    start = Path(os.path.abspath(start))
+    if isolated:
+        return Config(root=start, source=None)
+    if explicit is not None:
+        document = _read_toml(explicit)
+        if explicit.name == "pyproject.toml":
+            table = _stridelint_table(document, explicit)
+            return _config_from_table(table or {}, explicit, in_pyproject=True)
+        return _config_from_table(document, explicit, in_pyproject=False)
+    for directory in (start, *start.parents):
+        for filename in CONFIG_FILENAMES:
+            candidate = directory / filename
+            if not candidate.is_file():
+                continue
+            document = _read_toml(candidate)
+            if filename != "pyproject.toml":
+                return _config_from_table(document, candidate, in_pyproject=False)
+            table = _stridelint_table(document, candidate)
+            if table is not None:
+                return _config_from_table(table, candidate, in_pyproject=True)
+    return Config(root=start, source=None)
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with open(path, "rb") as file:
+            return tomllib.load(file)
+    except OSError as error:
+        raise ConfigError(f"{_display(path)}: cannot read: {error.strerror}") from error
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{_display(path)}: not valid UTF-8: {error.reason}") from error
+    except tomllib.TOMLDecodeError as error:
+        one_line = " ".join(str(error).split())
+        raise ConfigError(f"{_display(path)}: invalid TOML: {one_line}") from error
+
+
+def _stridelint_table(document: dict[str, Any], path: Path) -> dict[str, Any] | None:
+    """`[tool.stridelint]` of a pyproject.toml, or None when the project does not use it."""
+    tool = document.get("tool", {})
+    if not isinstance(tool, dict) or "stridelint" not in tool:
+        return None
+    table = tool["stridelint"]
+    if not isinstance(table, dict):
+        raise ConfigError(
+            f"{_display(path)}: tool.stridelint: expected a table, got {_toml_type(table)}"
+        )
+    return table
+
+
+def _config_from_table(table: dict[str, Any], path: Path, *, in_pyproject: bool) -> Config:
+    prefix = f"{_display(path)}: " + ("[tool.stridelint] " if in_pyproject else "")
+    settings: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in _PARSERS:
+            raise ConfigError(f"{prefix}{key}: unknown key{_did_you_mean(key)}")
+        parse = _PARSERS[key]
+        settings[key.replace("-", "_")] = parse(value, f"{prefix}{key}")
+    return Config(root=Path(os.path.abspath(path.parent)), source=path, **settings)
+
+
+def _did_you_mean(key: str) -> str:
+    close = difflib.get_close_matches(key, _PARSERS, n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _strings(value: Any, label: str) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise ConfigError(f"{label}: expected an array of strings, got {_toml_type(value)}")
+    for index, item in enumerate(value):
+        if not isinstance(item, str):
+            raise ConfigError(f"{label}[{index}]: expected a string, got {_toml_type(item)}")
+    return tuple(value)
+
+
+def _selectors(value: Any, label: str) -> tuple[str, ...]:
+    selectors = _strings(value, label)
+    for index, selector in enumerate(selectors):
+        if not _SELECTOR.fullmatch(selector):
+            raise ConfigError(f"{label}[{index}]: {_bad_selector(selector)}")
+    return selectors
+
+
+def _bad_selector(selector: str) -> str:
+    return (
+        f"invalid rule selector {selector!r} "
+        "(expected 'SL' and up to three digits, e.g. 'SL', 'SL1' or 'SL101')"
+    )
+
+
+def _patterns(value: Any, label: str) -> tuple[str, ...]:
+    patterns = _strings(value, label)
+    for index, pattern in enumerate(patterns):
+        _check_pattern(pattern, f"{label}[{index}]")
+    return patterns
+
+
+def _check_pattern(pattern: str, label: str) -> None:
+    try:
+        gitignore_spec((pattern,))
+    except ValueError as error:  # pathspec rejects a few patterns git cannot parse either
+        raise ConfigError(f"{label}: invalid pattern {pattern!r}: {error}") from error
+
+
+def _identifiers(value: Any, label: str) -> tuple[str, ...]:
+    names = _strings(value, label)
+    for index, name in enumerate(names):
+        if not name.isidentifier():
+            raise ConfigError(f"{label}[{index}]: {name!r} is not a Python identifier")
+    return names
+
+
+def _dotted_names(value: Any, label: str) -> tuple[str, ...]:
+    names = _strings(value, label)
+    for index, name in enumerate(names):
+        if not all(part.isidentifier() for part in name.split(".")):
+            raise ConfigError(
+                f"{label}[{index}]: {name!r} is not a dotted name such as 'mylib.kernel_wrapper'"
+            )
+    return names
+
+
+def _scope(value: Any, label: str) -> str:
+    if value not in SCOPES:
+        expected = ", ".join(repr(scope) for scope in SCOPES)
+        raise ConfigError(f"{label}: expected one of {expected}, got {value!r}")
+    return value
+
+
+def _per_file_ignores(value: Any, label: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    if not isinstance(value, dict):
+        raise ConfigError(
+            f"{label}: expected a table of glob = [rule selectors], got {_toml_type(value)}"
+        )
+    entries = []
+    for glob, codes in value.items():
+        glob_label = f"{label}.{json.dumps(glob)}"
+        if glob.startswith("!"):
+            raise ConfigError(f"{glob_label}: negated globs are not supported")
+        _check_pattern(glob, glob_label)
+        entries.append((glob, _selectors(codes, glob_label)))
+    return tuple(entries)
+
+
+_PARSERS: dict[str, Callable[[Any, str], Any]] = {
+    "select": _selectors,
+    "extend-select": _selectors,
+    "ignore": _selectors,
+    "exclude": _patterns,
+    "extend-exclude": _patterns,
+    "per-file-ignores": _per_file_ignores,
+    "scope": _scope,
+    "broadcast-hints": _identifiers,
+    "wrapper-decorators": _dotted_names,
+}
+
+
+def _checked_cli_selectors(flag: str, selectors: Iterable[str]) -> tuple[str, ...]:
+    selectors = tuple(selectors)
+    for selector in selectors:
+        if not _SELECTOR.fullmatch(selector):
+            raise ConfigError(f"{flag}: {_bad_selector(selector)}")
+    return selectors
+
+
+def _longest_prefix(code: str, selectors: tuple[str, ...]) -> int | None:
+    lengths = [len(selector) for selector in selectors if code.startswith(selector)]
+    return max(lengths, default=None)
+
+
+_TOML_TYPE_NAMES = {
+    str: "a string",
+    bool: "a boolean",
+    int: "an integer",
+    float: "a float",
+    list: "an array",
+    dict: "a table",
+}
+
+
+def _toml_type(value: Any) -> str:
+    """The TOML name of a decoded value's type; the only other TOML values are dates/times."""
+    return _TOML_TYPE_NAMES.get(type(value), "a date or time")
+
+
+def _display(path: Path) -> str:
+    """The path as the user most likely typed it: relative to the working directory if inside."""
+    absolute = Path(os.path.abspath(path))
+    try:
+        return str(absolute.relative_to(Path.cwd()))
+    except ValueError:
+        return str(absolute)
