@@ -230,6 +230,6 @@ def rule(code: str | None, show_all: bool) -> None:
     if item is None:
         known = ", ".join(sorted(RULES_BY_CODE))
         _fail(f"unknown rule code {code!r} (known: {known})")
-    click.echo(f"# {item.name} ({item.code})\n")
-    click.echo(f"Fix is {'not available' if item.fix_availability == 'none' else item.fix_availability + ' available'}.\n")
-    click.echo(item.page())
+    from stridelint.rules.pages import render_page
+
+    click.echo(render_page(item), nl=False)

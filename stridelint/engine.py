@@ -22,6 +22,7 @@ import libcst as cst
 
 from stridelint.context import RuleContext
 from stridelint.findings import Edit, FileReport, Finding, Fix, Position
+from stridelint.prefilter import may_have_findings
 from stridelint.rules import ALL_RULES
 from stridelint.source import SourceError, SourceText, apply_edits, decode
 from stridelint.suppression import read_suppressions
@@ -50,6 +51,8 @@ def lint_text(source: SourceText, config: Config, path: Path | None) -> LintResu
     suppressions = read_suppressions(source.text)
     if suppressions.skip_file:
         return LintResult([])
+    if not may_have_findings(source.text, config.broadcast_hints):
+        return LintResult(_python_syntax_error(source, config, path) or [])
     try:
         module = cst.parse_module(source.text)
     except cst.ParserSyntaxError as error:
@@ -84,12 +87,8 @@ def lint_text(source: SourceText, config: Config, path: Path | None) -> LintResu
     return result
 
 
-def _syntax_error(
-    source: SourceText, error: cst.ParserSyntaxError, config: Config, path: Path | None
-) -> list[Finding]:
-    """SL900 at the interpreter's position for the error (clearer than the parser's)."""
-    if not config.is_enabled("SL900", path):
-        return []
+def _python_syntax_error(source: SourceText, config: Config, path: Path | None) -> list[Finding] | None:
+    """SL900 where the interpreter's parser rejects the file; None when it accepts it."""
     try:
         compile(source.text, str(path or "<stdin>"), "exec", ast.PyCF_ONLY_AST)
     except SyntaxError as python_error:
@@ -98,11 +97,28 @@ def _syntax_error(
         message = python_error.msg
     except ValueError as python_error:  # e.g. null bytes
         row, column, message = 1, 1, str(python_error)
-    else:  # valid Python that LibCST cannot parse (newer syntax)
-        row, column = error.raw_line, error.raw_column + 1
-        message = f"LibCST cannot parse this: {' '.join(error.message.split())}"
+    else:
+        return None
+    if not config.is_enabled("SL900", path):
+        return []
     row = max(1, min(row, len(source.line_starts)))
     position = Position(row, max(1, column))
+    return [Finding("SL900", f"Syntax error: {message}", position, position, row)]
+
+
+def _syntax_error(
+    source: SourceText, error: cst.ParserSyntaxError, config: Config, path: Path | None
+) -> list[Finding]:
+    """SL900 at the interpreter's position for the error (clearer than LibCST's)."""
+    found = _python_syntax_error(source, config, path)
+    if found is not None:
+        return found
+    if not config.is_enabled("SL900", path):
+        return []
+    # Valid Python that LibCST cannot parse (newer syntax).
+    row = max(1, min(error.raw_line, len(source.line_starts)))
+    position = Position(row, error.raw_column + 1)
+    message = f"LibCST cannot parse this: {' '.join(error.message.split())}"
     return [Finding("SL900", f"Syntax error: {message}", position, position, row)]
 
 
@@ -239,7 +255,9 @@ def write_atomically(path: Path, original: bytes, new: bytes) -> None:
         info = target.stat()
     except OSError as error:
         raise WriteError(error.strerror or str(error)) from None
-    if not os.access(target, os.W_OK):
+    if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(
+        target, os.W_OK
+    ):  # the mode bits too: root may write anything, but a read-only file says "leave me"
         raise WriteError("the file is read-only")
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:

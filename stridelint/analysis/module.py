@@ -12,13 +12,12 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import libcst as cst
-import libcst.matchers as m
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from stridelint.analysis import evidence as param_evidence
 from stridelint.analysis import torch_ops
 from stridelint.analysis.dataflow import FunctionFlow
-from stridelint.analysis.names import ImportTable, dotted
+from stridelint.analysis.names import ImportTable, dotted, iter_statements
 from stridelint.analysis.values import Broadcast, Scalar, State, Value
 from stridelint.findings import Evidence, Position
 from stridelint.source import SourceText
@@ -47,9 +46,10 @@ class ModuleFacts:
         self.source = source
         self.broadcast_hints = frozenset(broadcast_hints)
         self.wrapper_decorators = frozenset(wrapper_decorators)
-        self._positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
         self.imports = ImportTable(module)
-        self.functions: list[cst.FunctionDef] = list(m.findall(module, m.FunctionDef()))
+        self.functions: list[cst.FunctionDef] = [
+            s for s in iter_statements(module) if isinstance(s, cst.FunctionDef)
+        ]
         self.top_functions = {
             s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)
         }
@@ -59,6 +59,11 @@ class ModuleFacts:
         }
 
     # ---- positions and text -----------------------------------------------------------
+
+    @cached_property
+    def _positions(self):
+        """Positions cost more than parsing (a full code generation): only on first use."""
+        return MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
 
     def position(self, node: cst.CSTNode) -> Position:
         start = self._positions[node].start

@@ -1,0 +1,140 @@
+"""The engine's promises: fixes never break code, files are written atomically and keep
+their bytes outside the edits, and one broken rule does not stop the others."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+
+from stridelint import engine
+from stridelint.config import Config
+from stridelint.engine import FixMode, check_file
+from stridelint.findings import Applicability, Finding, Fix, Position
+from stridelint.rules.base import Rule
+
+FIXABLE = "import torch\n\n\ndef count(x, n):\n    e = x.expand(n, -1)\n    return (e != 0).sum()\n"
+FIX = FixMode(apply=True)
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Config:
+    return Config(root=tmp_path, source=None)
+
+
+def test_fix_rewrites_the_file_and_keeps_its_mode(tmp_path, config):
+    path = tmp_path / "m.py"
+    path.write_text(FIXABLE)
+    path.chmod(0o640)
+    report = check_file(path, config, FIX)
+    assert report.fixed_count == 1 and report.error is None
+    assert "_narrow_broadcast(e)" in path.read_text()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["m.py"]  # no temporary file left behind
+
+
+@pytest.mark.parametrize(
+    "encode",
+    [
+        lambda text: text.replace("\n", "\r\n").encode(),
+        lambda text: b"\xef\xbb\xbf" + text.encode(),
+        lambda text: ("# -*- coding: latin-1 -*-\n# caf\xe9\n" + text).encode("latin-1"),
+    ],
+    ids=["crlf", "bom", "latin-1-cookie"],
+)
+def test_fix_keeps_encoding_bom_and_newlines(tmp_path, config, encode):
+    path = tmp_path / "m.py"
+    original = encode(FIXABLE)
+    path.write_bytes(original)
+    check_file(path, config, FIX)
+    fixed = path.read_bytes()
+    assert fixed != original
+    prefix = original[: original.index(b"def count")]
+    assert fixed.startswith(prefix[: prefix.index(b"import torch") + len(b"import torch")])
+    if b"\r\n" in original:
+        assert b"\n" not in fixed.replace(b"\r\n", b"")
+    if original.startswith(b"\xef\xbb\xbf"):
+        assert fixed.startswith(b"\xef\xbb\xbf") and fixed.count(b"\xef\xbb\xbf") == 1
+    if b"latin-1" in original:
+        assert b"caf\xe9" in fixed
+
+
+def test_a_read_only_file_is_reported_and_left_alone(tmp_path, config):
+    path = tmp_path / "m.py"
+    path.write_text(FIXABLE)
+    path.chmod(0o444)
+    report = check_file(path, config, FIX)
+    assert "read-only" in (report.error or "")
+    assert path.read_text() == FIXABLE
+
+
+def test_write_refuses_a_file_changed_since_it_was_read(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_bytes(b"new content\n")
+    with pytest.raises(engine.WriteError, match="changed on disk"):
+        engine.write_atomically(path, b"old content\n", b"fixed\n")
+    assert path.read_bytes() == b"new content\n"
+
+
+def test_fix_writes_through_a_symlink(tmp_path, config):
+    target = tmp_path / "real.py"
+    target.write_text(FIXABLE)
+    link = tmp_path / "link.py"
+    link.symlink_to(target)
+    check_file(link, config, FIX)
+    assert link.is_symlink()
+    assert "_narrow_broadcast" in target.read_text()
+
+
+class _BreaksCode(Rule):
+    """## What it does\nx\n## Why is this bad?\nx\n## Example\nx\n## Use instead\nx\n## Fix safety\nx\n"""
+
+    code = "SL998"
+    name = "breaks-code"
+    summary = "Test rule whose fix is broken"
+
+    def check(self, ctx):
+        end = Position(1, 1)
+        edit = ctx.source.edit(0, 0, "def (:\n")
+        fix = Fix(Applicability.SAFE, "break it", (edit,))
+        yield Finding(self.code, "bad", end, end, 1, (), fix)
+
+
+class _Crashes(Rule):
+    code = "SL997"
+    name = "crashes"
+    summary = "Test rule that raises"
+
+    def check(self, ctx):
+        raise ValueError("boom")
+
+
+def test_a_fix_that_breaks_parsing_leaves_the_file_untouched(tmp_path, config, monkeypatch):
+    monkeypatch.setattr(engine, "ALL_RULES", (_BreaksCode,))
+    path = tmp_path / "m.py"
+    path.write_text("x = y.expand(2)\n")
+    report = check_file(path, config, FIX)
+    assert path.read_text() == "x = y.expand(2)\n"
+    assert report.fixed_count == 0
+    assert any("invalid code" in message for message in report.internal_errors)
+
+
+def test_a_crashing_rule_is_reported_and_the_others_still_run(tmp_path, config, monkeypatch):
+    from stridelint.rules import ALL_RULES
+
+    monkeypatch.setattr(engine, "ALL_RULES", (_Crashes, *ALL_RULES))
+    path = tmp_path / "m.py"
+    path.write_text(FIXABLE)
+    report = check_file(path, config, FixMode())
+    assert report.internal_errors == ["internal error in SL997: ValueError: boom"]
+    assert [f.code for f in report.findings] == ["SL101"]
+
+
+def test_fixing_twice_changes_nothing_the_second_time(tmp_path, config):
+    path = tmp_path / "m.py"
+    path.write_text(FIXABLE)
+    check_file(path, config, FIX)
+    once = path.read_text()
+    report = check_file(path, config, FIX)
+    assert report.fixed_count == 0 and path.read_text() == once
