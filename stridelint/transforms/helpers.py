@@ -50,15 +50,26 @@ def {name}(reps, dim):
     return {math}.prod(reps[d] for d in dims) if reps else 1
 '''
 
+_REPEATED_SUM = '''\
+def {name}(t, repeats, *args, **kwargs):
+    """`t.sum(...) * repeats`, with float16/bfloat16 accumulated in float32 and rounded once,
+    as the sum over every repeated copy would be."""
+    if t.dtype in ({torch}.float16, {torch}.bfloat16) and "dtype" not in kwargs:
+        return (t.sum(*args, dtype={torch}.float32, **kwargs) * repeats).to(t.dtype)
+    return t.sum(*args, **kwargs) * repeats
+'''
+
 
 @dataclass(frozen=True)
 class HelperNames:
     narrow: str
     repeats: str
+    repeated_sum: str
     math: str
     torch: str
     narrow_exists: bool
     repeats_exists: bool
+    repeated_sum_exists: bool
     math_imported: bool
     torch_imported: bool
 
@@ -69,9 +80,12 @@ class HelperNames:
         math_name, torch_name = math or "math", torch or "torch"
         narrow, narrow_exists = _helper_name(facts, "_narrow_broadcast", _NARROW, torch=torch_name)
         repeats, repeats_exists = _helper_name(facts, "_repeats", _REPEATS, math=math_name)
+        repeated_sum, repeated_sum_exists = _helper_name(
+            facts, "_repeated_sum", _REPEATED_SUM, torch=torch_name
+        )
         return cls(
-            narrow, repeats, math_name, torch_name, narrow_exists, repeats_exists,
-            math is not None, torch is not None,
+            narrow, repeats, repeated_sum, math_name, torch_name, narrow_exists,
+            repeats_exists, repeated_sum_exists, math is not None, torch is not None,
         )  # fmt: skip
 
 
@@ -93,7 +107,12 @@ def _render(facts: ModuleFacts, template: str, **names: str) -> str:
 
 
 def module_edits(
-    facts: ModuleFacts, names: HelperNames, *, needs_math: bool, needs_repeats: bool
+    facts: ModuleFacts,
+    names: HelperNames,
+    *,
+    needs_math: bool,
+    needs_repeats: bool,
+    needs_repeated_sum: bool,
 ) -> Iterator[Edit]:
     """Imports and helper definitions the fix needs and the module lacks, as one insertion."""
     newline = facts.source.newline
@@ -107,6 +126,8 @@ def module_edits(
         helpers.append(_render(facts, _NARROW, name=names.narrow, torch=names.torch))
     if needs_repeats and not names.repeats_exists:
         helpers.append(_render(facts, _REPEATS, name=names.repeats, math=names.math))
+    if needs_repeated_sum and not names.repeated_sum_exists:
+        helpers.append(_render(facts, _REPEATED_SUM, name=names.repeated_sum, torch=names.torch))
     if not imports and not helpers:
         return
     offset, lead = _after_imports(facts)

@@ -57,10 +57,15 @@ class _Plan:
     reps: str
     names: helpers.HelperNames
     wraps: list[tuple[cst.Call, str, str]] = field(default_factory=list)  # call, prefix, suffix
+    # float sums: (call, receiver, other arguments, factor) -> helper(receiver, factor, args)
+    replacements: list[tuple[cst.Call, cst.BaseExpression, list[cst.Arg], str]] = field(
+        default_factory=list
+    )
     visited_loads: set[cst.Name] = field(default_factory=set)
     unsafe_reasons: set[str] = field(default_factory=set)
     uses_math: bool = False
     uses_repeats: bool = False
+    uses_repeated_sum: bool = False
 
 
 def fix_sink(facts: ModuleFacts, flow: FunctionFlow, sink: Sink) -> Fix | None:
@@ -94,10 +99,16 @@ def _fix(
     anchor = _insertion_anchor(facts, statement)
     for operand in operands:
         _require_pure(facts, operand)
-    local_names = _names_in(flow.func)
-    narrowed = [_fresh(f"{_stem(o)}_small", local_names) for o in operands]
-    reps = _fresh(f"{_stem(operands[0])}_reps" if len(operands) == 1 else "reps", local_names)
     names = helpers.HelperNames.for_module(facts)
+    operand_code = ", ".join(facts.text_of(o) for o in operands)
+    reused = _earlier_narrowing(facts, statement, names.narrow, operand_code, len(operands))
+    if reused is not None:
+        narrowed, reps = reused
+    else:
+        local_names = _names_in(flow.func)
+        narrowed = [_fresh(f"{_stem(o)}_small", local_names) for o in operands]
+        stem = f"{_stem(operands[0])}_reps" if len(operands) == 1 else "reps"
+        reps = _fresh(stem, local_names)
     plan = _Plan(facts, flow, reps, names)
     _follow(plan, start, chain)
     if sink is not None:
@@ -105,30 +116,67 @@ def _fix(
 
     source = facts.source
     edits: list[Edit] = list(
-        helpers.module_edits(facts, names, needs_math=plan.uses_math, needs_repeats=plan.uses_repeats)
+        helpers.module_edits(
+            facts,
+            names,
+            needs_math=plan.uses_math,
+            needs_repeats=plan.uses_repeats,
+            needs_repeated_sum=plan.uses_repeated_sum,
+        )
     )
-    operand_code = ", ".join(facts.text_of(o) for o in operands)
-    targets = ", ".join([*narrowed, reps])
-    indent_start, indent = anchor
-    line = f"{targets} = {names.narrow}({operand_code})"
-    edits.append(source.edit(indent_start, indent_start, f"{line}{source.newline}{indent}"))
-    for operand, name in zip(operands, narrowed):
-        start_offset, end_offset = facts.span(operand)
-        edits.append(source.edit(start_offset, end_offset, name))
-    # Prefixes of nested wraps that start at one offset must open outermost first.
-    prefixes = sorted(plan.wraps, key=lambda w: (facts.span(w[0])[0], -facts.span(w[0])[1]))
-    for call, prefix, _ in prefixes:
-        if prefix:
-            offset = facts.span(call)[0]
-            edits.append(source.edit(offset, offset, prefix))
-    for call, _, suffix in plan.wraps:
-        offset = facts.span(call)[1]
-        edits.append(source.edit(offset, offset, suffix))
+    if reused is None:
+        targets = ", ".join([*narrowed, reps])
+        indent_start, indent = anchor
+        line = f"{targets} = {names.narrow}({operand_code})"
+        edits.append(source.edit(indent_start, indent_start, f"{line}{source.newline}{indent}"))
+    edits.extend(source.edit(*span) for span in _statement_edits(plan, operands, narrowed))
     applicability = Applicability.UNSAFE if plan.unsafe_reasons else Applicability.SAFE
     message = f"Narrow `{operand_code}` on its stride-0 dims before the op and rescale"
     if plan.unsafe_reasons:
         message += f" (unsafe: {'; '.join(sorted(plan.unsafe_reasons))})"
     return Fix(applicability, message, tuple(edits))
+
+
+Span = tuple[int, int, str]  # start offset, end offset, replacement text
+
+
+def _statement_edits(
+    plan: _Plan, operands: list[cst.BaseExpression], narrowed: list[str]
+) -> list[Span]:
+    """The edits inside the function: operand renames, rescaling wraps, and float sums
+    replaced by the helper call (with the edits inside them folded into their text)."""
+    facts = plan.facts
+    edits: list[Span] = [(*facts.span(o), name) for o, name in zip(operands, narrowed)]
+    # Prefixes of nested wraps that start at one offset must open outermost first.
+    by_position = sorted(plan.wraps, key=lambda w: (facts.span(w[0])[0], -facts.span(w[0])[1]))
+    edits += [(facts.span(c)[0], facts.span(c)[0], prefix) for c, prefix, _ in by_position if prefix]
+    edits += [(facts.span(c)[1], facts.span(c)[1], suffix) for c, _, suffix in plan.wraps]
+    # Innermost first, so an outer replacement folds in the inner one's text.
+    for call, receiver, arguments, factor in sorted(
+        plan.replacements, key=lambda r: facts.span(r[0])[1] - facts.span(r[0])[0]
+    ):
+        receiver_text, edits = _fold(facts, edits, facts.span(receiver))
+        parts = [receiver_text, factor]
+        if arguments:
+            span = (facts.span(arguments[0])[0], facts.span(arguments[-1])[1])
+            arguments_text, edits = _fold(facts, edits, span)
+            parts.append(arguments_text)
+        edits.append((*facts.span(call), f"{plan.names.repeated_sum}({', '.join(parts)})"))
+    return edits
+
+
+def _fold(facts: ModuleFacts, edits: list[Span], span: tuple[int, int]) -> tuple[str, list[Span]]:
+    """The text of span with the edits inside it applied, and the edits left outside it."""
+    start, end = span
+    inside = [e for e in edits if start <= e[0] and e[1] <= end]
+    outside = [e for e in edits if not (start <= e[0] and e[1] <= end)]
+    text = facts.source.text
+    pieces, cursor = [], start
+    for edit_start, edit_end, content in sorted(inside, key=lambda e: (e[0], e[1])):
+        pieces += [text[cursor:edit_start], content]
+        cursor = edit_end
+    pieces.append(text[cursor:end])
+    return "".join(pieces), outside
 
 
 # ---- following the value ------------------------------------------------------------------
@@ -162,7 +210,7 @@ def _follow(plan: _Plan, node: cst.BaseExpression, chain: Chain) -> None:
         name = qualified.removeprefix("torch.")
         if qualified not in torch_ops.REDUCTION_FUNCTIONS:
             raise NoFix
-        _reduce(plan, call, name, _dim(call, functional=True), chain)
+        _reduce(plan, call, name, _dim(call, functional=True), chain, functional=True)
     elif isinstance(parent, cst.Assign) and parent.value is node:
         if len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
             raise NoFix
@@ -204,7 +252,25 @@ def _method(plan: _Plan, call: cst.Call, name: str, chain: Chain) -> None:
         raise NoFix
 
 
-def _reduce(plan: _Plan, call: cst.Call, name: str, dim: cst.BaseExpression | None, chain: Chain) -> None:
+def _replace_with_repeated_sum(plan: _Plan, call: cst.Call, factor: str, functional: bool) -> None:
+    """fp16/bf16 sums must accumulate in fp32 and round once, like the original (§2.6(C));
+    the helper does that at run time, when the dtype is known."""
+    if functional:
+        receiver, arguments = call.args[0].value, list(call.args[1:])
+    else:
+        receiver, arguments = call.func.value, list(call.args)
+    plan.replacements.append((call, receiver, arguments, factor))
+    plan.uses_repeated_sum = True
+
+
+def _reduce(
+    plan: _Plan,
+    call: cst.Call,
+    name: str,
+    dim: cst.BaseExpression | None,
+    chain: Chain,
+    functional: bool = False,
+) -> None:
     scale = torch_ops.REDUCTIONS.get(name) or torch_ops.REDUCTION_FUNCTIONS.get(name)
     if name in torch_ops.DIM_REQUIRED_FOR_TUPLE and dim is not None:
         raise NoFix  # max/min with a dim return (values, indices)
@@ -240,9 +306,13 @@ def _reduce(plan: _Plan, call: cst.Call, name: str, dim: cst.BaseExpression | No
             raise NoFix
         reduced = factor
     if scale == "mul":
-        if not (chain.integer or name in torch_ops.COUNT_REDUCTIONS):
+        exact = chain.integer or name in torch_ops.COUNT_REDUCTIONS
+        if not exact:
             plan.unsafe_reasons.add("a float sum of the narrowed tensor rounds differently")
-        _wrap(plan, call, f" * {factor}", "mul")
+        if not exact and name == "sum" and not _has_keyword(call, "dtype"):
+            _replace_with_repeated_sum(plan, call, factor, functional)
+        else:
+            _wrap(plan, call, f" * {factor}", "mul")
     elif scale == "pow":
         if not chain.integer:
             plan.unsafe_reasons.add("a float product of the narrowed tensor rounds differently")
@@ -333,6 +403,76 @@ def _require_pure(facts: ModuleFacts, operand: cst.BaseExpression) -> None:
             raise NoFix
 
 
+def _earlier_narrowing(
+    facts: ModuleFacts, statement: cst.CSTNode, helper: str, operand_code: str, count: int
+) -> tuple[list[str], str] | None:
+    """Names bound by an earlier `a_small, a_reps = helper(<same operands>)` in the same block,
+    when nothing between it and `statement` rebinds them or the operands: reuse them rather
+    than narrowing the same tensor twice."""
+    block = facts.parents.get(statement)
+    if not isinstance(block, (cst.IndentedBlock, cst.Module)):
+        return None
+    siblings = list(block.body)
+    position = next(i for i, s in enumerate(siblings) if s is statement)
+    for index in range(position - 1, -1, -1):
+        earlier = siblings[index]
+        bound = _narrowing_targets(facts, earlier, helper, operand_code, count)
+        if bound is None:
+            continue
+        watched = set(bound[0]) | {bound[1]} | _names_in(_operands_expression(earlier))
+        between = siblings[index + 1 : position]
+        if any(_assigned_names(s) & watched for s in between):
+            return None
+        return bound
+    return None
+
+
+def _narrowing_targets(
+    facts: ModuleFacts, statement: cst.CSTNode, helper: str, operand_code: str, count: int
+) -> tuple[list[str], str] | None:
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    assign = statement.body[0]
+    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+        return None
+    target, value = assign.targets[0].target, assign.value
+    if not isinstance(target, cst.Tuple) or len(target.elements) != count + 1:
+        return None
+    if not (isinstance(value, cst.Call) and dotted(value.func) == helper):
+        return None
+    arguments = ", ".join(facts.text_of(a.value) for a in value.args)
+    names = [e.value.value for e in target.elements if isinstance(e.value, cst.Name)]
+    if arguments != operand_code or len(names) != count + 1:
+        return None
+    return names[:-1], names[-1]
+
+
+def _operands_expression(statement: cst.SimpleStatementLine) -> cst.CSTNode:
+    return statement.body[0].value
+
+
+def _assigned_names(statement: cst.CSTNode) -> set[str]:
+    """Names a statement (and anything nested in it) may bind."""
+    names = set()
+    for node in _walk(statement):
+        targets: list[cst.CSTNode] = []
+        if isinstance(node, cst.AssignTarget):
+            targets = [node.target]
+        elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr)):
+            targets = [node.target]
+        elif isinstance(node, (cst.For, cst.CompFor)):
+            targets = [node.target]
+        elif isinstance(node, cst.AsName):
+            targets = [node.name]
+        for target in targets:
+            names |= {n.value for n in _walk(target) if isinstance(n, cst.Name)}
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            names.add(node.name.value)
+        if isinstance(node, cst.Del):
+            names |= {n.value for n in _walk(node.target) if isinstance(n, cst.Name)}
+    return names
+
+
 def _insertion_anchor(facts: ModuleFacts, statement: cst.CSTNode | None) -> tuple[int, str]:
     """Offset just before the statement and the indentation to continue with."""
     if not isinstance(statement, (cst.SimpleStatementLine, cst.If, cst.For)):
@@ -374,12 +514,14 @@ def _names_in(func: cst.FunctionDef) -> set[str]:
 
 def _stem(node: cst.BaseExpression) -> str:
     """A readable base name for the narrowed tensor: `Mask` for `args["Mask"]`, `mask` for
-    `mask[:, None].expand(...)`."""
+    `mask[:, None].expand(...)`, `mask` for `self.mask`."""
     while True:
         if isinstance(node, cst.Name):
             return node.value
-        if isinstance(node, cst.Attribute):
-            if isinstance(node.value, (cst.Name, cst.Attribute)) and node.attr.value not in torch_ops.VIEW_ATTRIBUTES:
+        if isinstance(node, cst.Call):  # a method call: name it after its receiver
+            node = node.func.value if isinstance(node.func, cst.Attribute) else node.func
+        elif isinstance(node, cst.Attribute):
+            if node.attr.value not in torch_ops.VIEW_ATTRIBUTES:
                 return node.attr.value
             node = node.value
         elif isinstance(node, cst.Subscript):
@@ -389,8 +531,6 @@ def _stem(node: cst.BaseExpression) -> str:
                 if isinstance(value, str) and value.isidentifier():
                     return value
             node = node.value
-        elif isinstance(node, cst.Call):
-            node = node.func
         else:
             return "tensor"
 
