@@ -233,3 +233,14 @@ def rule(code: str | None, show_all: bool) -> None:
     from stridelint.rules.pages import render_page
 
     click.echo(render_page(item), nl=False)
+
+
+@main.command()
+@click.option("--size", type=click.IntRange(min=1), default=None,
+              help="Logical elements of the broadcast mask (default: 64 Mi on CPU, 2 Gi on CUDA).")
+def demo(size: int | None) -> None:
+    """Lint, fix and measure the bundled reference kernel's launch-metadata hook."""
+    from stridelint.demo import run
+
+    color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    sys.exit(run(lambda text: click.echo(text, nl=False, color=color), size=size, color=color))

@@ -53,6 +53,31 @@ class BroadcastReduction:
 
 
 @dataclass(frozen=True)
+class Write:
+    """A write into a broadcast tensor (SL401): `kind` is "inplace" (a `*_` method), "setitem",
+    "augassign" or "out" (an `out=` argument)."""
+
+    node: cst.CSTNode
+    target: cst.BaseExpression
+    kind: str
+    method: str | None
+    value: Broadcast
+    statement: cst.CSTNode | None
+
+
+@dataclass(frozen=True)
+class LayoutOp:
+    """`reshape`/`flatten`/`view` of a broadcast tensor, or a `torch.*_like` of one (SL301):
+    a copy of the logical size whenever a stride-0 dim is merged (semantics §1.1)."""
+
+    call: cst.Call
+    operand: cst.BaseExpression
+    name: str
+    value: Broadcast
+    statement: cst.CSTNode | None
+
+
+@dataclass(frozen=True)
 class CallSite:
     """A call passing values on: to a module function (`callee`) or a kernel launch."""
 
@@ -74,6 +99,8 @@ class FunctionFlow:
     loads: dict[cst.Name, Value] = field(init=False, default_factory=dict)
     calls: dict[cst.Call, CallSite] = field(init=False, default_factory=dict)
     launches: dict[cst.Call, CallSite] = field(init=False, default_factory=dict)
+    writes: dict[cst.CSTNode, Write] = field(init=False, default_factory=dict)
+    layout_ops: dict[cst.Call, LayoutOp] = field(init=False, default_factory=dict)
     env: dict[str, Value] = field(init=False, default_factory=dict)
     _statement: cst.CSTNode | None = field(init=False, default=None)
     _values: dict[cst.CSTNode, Value] = field(init=False, default_factory=dict)  # last value seen
@@ -179,10 +206,12 @@ class FunctionFlow:
             self.ev(small.value)
             if isinstance(small.target, cst.Name):
                 current = self.ev(small.target)
-                if not isinstance(current, (Broadcast, Derived)):
+                if isinstance(current, Broadcast):  # in place on a tensor (semantics §1.3)
+                    self._write(small, small.target, "augassign", None, current)
+                elif not isinstance(current, Derived):
                     self._bind(small.target, None)
             else:
-                self.ev(small.target)
+                self._store(small.target, small)
         elif isinstance(small, (cst.Expr, cst.Return)):
             if small.value is not None:
                 self.ev(small.value)
@@ -238,7 +267,24 @@ class FunctionFlow:
             for element in target.elements:
                 self._bind(element.value, None)
         else:  # attribute or subscript target: evaluate its parts as loads
+            self._store(target, target)
+
+    def _store(self, target: cst.BaseExpression, node: cst.CSTNode) -> None:
+        """An item or slice store writes into the tensor it indexes."""
+        if isinstance(target, cst.Subscript):
+            base = self.ev(target.value)
+            for element in target.slice:
+                self._ev_children(element)
+            if isinstance(base, Broadcast):
+                self._write(node, target.value, "setitem", None, base)
+        else:
             self.ev(target)
+
+    def _write(
+        self, node: cst.CSTNode, target: cst.BaseExpression, kind: str, method: str | None,
+        value: Broadcast,
+    ) -> None:  # fmt: skip
+        self.writes[node] = Write(node, target, kind, method, value, self._statement)
 
     # ---- expressions ------------------------------------------------------------------
 
@@ -361,6 +407,15 @@ class FunctionFlow:
         return None
 
     def _ev_Call(self, node: cst.Call) -> Value:
+        value = self._call(node)
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value == "out":
+                out = self._values.get(arg.value)
+                if isinstance(out, Broadcast):
+                    self._write(node, arg.value, "out", None, out)
+        return value
+
+    def _call(self, node: cst.Call) -> Value:
         func = node.func
         qualified = self.facts.imports.resolve(func)
         if isinstance(func, cst.Attribute) and qualified is None:
@@ -393,6 +448,15 @@ class FunctionFlow:
     ) -> Value:
         if name in _SCALAR_METHODS:
             return Scalar()
+        if name in torch_ops.INPLACE_EXCEPTIONS:
+            return receiver
+        if name.endswith("_") and not name.startswith("_"):
+            if isinstance(receiver, Broadcast):
+                self._write(node, receiver_node, "inplace", name, receiver)
+            return receiver
+        if name in torch_ops.LAYOUT_METHODS and isinstance(receiver, Broadcast):
+            self.layout_ops[node] = LayoutOp(node, receiver_node, name, receiver, self._statement)
+            return None
         if name in torch_ops.BROADCAST_METHODS and _looks_like_tensor_receiver(receiver_node, node):
             return self._broadcast_source(node, receiver_node, receiver)
         if name == "narrow" and _narrows_to_one_by_variable(node) and isinstance(
@@ -431,6 +495,12 @@ class FunctionFlow:
             )
             return Broadcast(State.DEFINITE, (evidence,))
         if qualified in torch_ops.FRESH_FUNCTIONS:
+            if qualified in torch_ops.LIKE_FUNCTIONS and positional and isinstance(
+                positional[0][1], Broadcast
+            ):
+                operand, value = positional[0]
+                name = qualified.split(".")[-1]
+                self.layout_ops[node] = LayoutOp(node, operand, name, value, self._statement)
             return Dense()
         if qualified in torch_ops.ELEMENTWISE_FUNCTIONS:
             operands = [(a.value, v) for a, v in arguments]

@@ -50,6 +50,14 @@ BOOL_RESULT_METHODS = frozenset(
 )  # fmt: skip
 ELEMENTWISE_FUNCTIONS = frozenset(f"torch.{name}" for name in ELEMENTWISE_METHODS)
 COPY_METHODS = frozenset({"contiguous", "clone"})
+# Copies the logical size when they merge a stride-0 dim with another (semantics §1.1).
+LAYOUT_METHODS = frozenset({"reshape", "flatten", "ravel"})
+LIKE_FUNCTIONS = frozenset(
+    f"torch.{name}"
+    for name in ("empty_like", "zeros_like", "ones_like", "full_like", "rand_like", "randn_like")
+)
+# Trailing-underscore methods that change metadata or autograd state, not the data.
+INPLACE_EXCEPTIONS = frozenset({"requires_grad_", "share_memory_", "retain_grad", "names_"})
 
 # Allocations with no stride-0 dim.
 FRESH_FUNCTIONS = frozenset(
