@@ -59,6 +59,11 @@ def _check_options(command):
         click.option("--force-exclude", is_flag=True,
                      help="Apply exclusions to paths named on the command line too."),
         click.option("-q", "--quiet", is_flag=True, help="Print findings and nothing else."),
+        click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+                     help="Worker processes (default: the number of CPUs)."),
+        click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache."),
+        click.option("--cache-dir", type=click.Path(path_type=Path),
+                     help="Where the result cache lives (default: .stridelint_cache next to the config)."),
     ]
     for option in reversed(options):
         command = option(command)
@@ -104,10 +109,13 @@ def _run_check(
     stdin_filename: str | None,
     force_exclude: bool,
     quiet: bool,
+    jobs: int | None,
+    no_cache: bool,
+    cache_dir: Path | None,
 ) -> int:
     from stridelint.config import ConfigError, load_config
     from stridelint.discovery import DiscoveryError, discover, is_excluded
-    from stridelint.engine import FixMode, check_bytes, check_file
+    from stridelint.engine import FixMode, check_bytes, default_cache, run_files
 
     try:
         config = load_config(Path.cwd(), explicit=config_file, isolated=isolated)
@@ -138,7 +146,8 @@ def _run_check(
             files = discover(list(paths) or [Path(".")], config, force_exclude=force_exclude)
         except DiscoveryError as error:
             _fail(str(error))
-        reports = [check_file(path, config, mode) for path in files]
+        cache = None if no_cache else default_cache(config, cache_dir)
+        reports = run_files(files, config, mode, jobs=jobs or os.cpu_count() or 1, cache=cache)
 
     return _report(
         reports,

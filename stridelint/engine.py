@@ -11,6 +11,8 @@ changed on disk since it was read.
 from __future__ import annotations
 
 import ast
+import concurrent.futures
+import functools
 import os
 import stat
 import tempfile
@@ -18,16 +20,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import libcst as cst
-
-from stridelint.context import RuleContext
+from stridelint.cache import CACHE_DIR_NAME, ResultCache
 from stridelint.findings import Edit, FileReport, Finding, Fix, Position
 from stridelint.prefilter import may_have_findings
-from stridelint.rules import ALL_RULES
 from stridelint.source import SourceError, SourceText, apply_edits, decode
 from stridelint.suppression import read_suppressions
 
 if TYPE_CHECKING:
+    import libcst as cst
+
     from stridelint.config import Config
 
 MAX_FIX_ROUNDS = 10
@@ -53,6 +54,12 @@ def lint_text(source: SourceText, config: Config, path: Path | None) -> LintResu
         return LintResult([])
     if not may_have_findings(source.text, config.broadcast_hints):
         return LintResult(_python_syntax_error(source, config, path) or [])
+    # Only files that can have findings pay for importing LibCST and the rules.
+    import libcst as cst
+
+    from stridelint import rules
+    from stridelint.context import RuleContext
+
     try:
         module = cst.parse_module(source.text)
     except cst.ParserSyntaxError as error:
@@ -69,7 +76,7 @@ def lint_text(source: SourceText, config: Config, path: Path | None) -> LintResu
         wrapper_decorators=config.wrapper_decorators,
     )
     result = LintResult([])
-    for rule in ALL_RULES:
+    for rule in rules.ALL_RULES:
         if not config.is_enabled(rule.code, path):
             continue
         try:
@@ -181,6 +188,8 @@ def _non_overlapping(fixes: list[Fix]) -> list[Fix]:
 
 
 def _parses(text: str) -> bool:
+    import libcst as cst
+
     try:
         cst.parse_module(text)
     except Exception:
@@ -226,7 +235,9 @@ def check_bytes(data: bytes, display_path: str, config: Config, path: Path | Non
     return report, source
 
 
-def check_file(path: Path, config: Config, mode: FixMode) -> FileReport:
+def check_file(
+    path: Path, config: Config, mode: FixMode, cache: ResultCache | None = None
+) -> FileReport:
     display = str(path)
     try:
         data = path.read_bytes()
@@ -234,14 +245,48 @@ def check_file(path: Path, config: Config, mode: FixMode) -> FileReport:
         return FileReport(display, "", error="is a directory")
     except OSError as error:
         return FileReport(display, "", error=error.strerror or str(error))
+    key = cache.key(config.relative_path(path), data) if cache else None
+    cached = cache.load(key) if cache and key else None
+    if cached is not None and not (
+        mode.apply and any(f.fix and f.fix.applies_under(mode.unsafe) for f in cached)
+    ):
+        try:
+            text = decode(data).text
+        except SourceError:  # a foreign entry for undecodable bytes: recompute
+            text = None
+        if text is not None:
+            return FileReport(display, text, cached)
     report, source = check_bytes(data, display, config, path, mode)
+    final = data if source is None or report.original_source is None else source.encode(report.source)
+    if cache and report.error is None and not report.internal_errors:
+        cache.store(cache.key(config.relative_path(path), final), report.findings)
     if source is None or report.original_source is None or not mode.write:
         return report
     try:
-        write_atomically(path, data, source.encode(report.source))
+        write_atomically(path, data, final)
     except WriteError as error:
         report.error = f"not fixed: {error}"
     return report
+
+
+def default_cache(config: Config, directory: Path | None) -> ResultCache:
+    return ResultCache(directory or config.root / CACHE_DIR_NAME, config.fingerprint())
+
+
+def run_files(
+    files: list[Path],
+    config: Config,
+    mode: FixMode,
+    *,
+    jobs: int,
+    cache: ResultCache | None,
+) -> list[FileReport]:
+    """Check files, in parallel worker processes when it pays; reports keep the files' order."""
+    work = functools.partial(check_file, config=config, mode=mode, cache=cache)
+    if jobs <= 1 or len(files) < 2 * jobs:
+        return [work(path) for path in files]
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(work, files, chunksize=max(1, min(16, len(files) // (4 * jobs)))))
 
 
 class WriteError(Exception):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from stridelint import engine
+from stridelint import engine, rules
 from stridelint.config import Config
 from stridelint.engine import FixMode, check_file
 from stridelint.findings import Applicability, Finding, Fix, Position
@@ -111,7 +111,7 @@ class _Crashes(Rule):
 
 
 def test_a_fix_that_breaks_parsing_leaves_the_file_untouched(tmp_path, config, monkeypatch):
-    monkeypatch.setattr(engine, "ALL_RULES", (_BreaksCode,))
+    monkeypatch.setattr(rules, "ALL_RULES", (_BreaksCode,))
     path = tmp_path / "m.py"
     path.write_text("x = y.expand(2)\n")
     report = check_file(path, config, FIX)
@@ -121,9 +121,7 @@ def test_a_fix_that_breaks_parsing_leaves_the_file_untouched(tmp_path, config, m
 
 
 def test_a_crashing_rule_is_reported_and_the_others_still_run(tmp_path, config, monkeypatch):
-    from stridelint.rules import ALL_RULES
-
-    monkeypatch.setattr(engine, "ALL_RULES", (_Crashes, *ALL_RULES))
+    monkeypatch.setattr(rules, "ALL_RULES", (_Crashes, *rules.ALL_RULES))
     path = tmp_path / "m.py"
     path.write_text(FIXABLE)
     report = check_file(path, config, FixMode())

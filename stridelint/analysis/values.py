@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-
-import libcst as cst
+from typing import TYPE_CHECKING, Union
 
 from stridelint.findings import Evidence
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 
 class State(enum.IntEnum):
@@ -64,7 +66,7 @@ class Derived:
     exact: bool = True
 
 
-Value = Broadcast | Scalar | Dense | Narrowed | Derived | None
+Value = Union[Broadcast, Scalar, Dense, Narrowed, Derived, None]
 
 
 def join(left: Value, right: Value) -> Value:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
-import libcst as cst
-
-from stridelint.analysis.dataflow import FunctionFlow
-from stridelint.analysis.module import ModuleFacts
 from stridelint.analysis.values import Broadcast, State
 from stridelint.findings import Evidence
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from stridelint.analysis.dataflow import FunctionFlow
+    from stridelint.analysis.module import ModuleFacts
 
 
 def strongest(values: Iterable[Broadcast]) -> Broadcast:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-from stridelint.context import RuleContext
 from stridelint.findings import Finding
 from stridelint.rules import common
 from stridelint.rules.base import Rule
-from stridelint.transforms.narrow_rescale import fix_sink
+
+if TYPE_CHECKING:
+    from stridelint.context import RuleContext
 
 
 class ReduceOfMaterializedBroadcast(Rule):
@@ -63,6 +64,8 @@ class ReduceOfMaterializedBroadcast(Rule):
     fix_availability = "sometimes"
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        from stridelint.transforms.narrow_rescale import fix_sink
+
         facts = ctx.facts
         for flow in facts.flows.values():
             for sink in flow.sinks.values():

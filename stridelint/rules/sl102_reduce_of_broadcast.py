@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-from stridelint.context import RuleContext
 from stridelint.findings import Finding
 from stridelint.rules import common
 from stridelint.rules.base import Rule
-from stridelint.transforms.narrow_rescale import fix_reduction
+
+if TYPE_CHECKING:
+    from stridelint.context import RuleContext
 
 
 class ReduceOfBroadcast(Rule):
@@ -49,6 +50,8 @@ class ReduceOfBroadcast(Rule):
     fix_availability = "sometimes"
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        from stridelint.transforms.narrow_rescale import fix_reduction
+
         facts = ctx.facts
         for flow in facts.flows.values():
             for reduction in flow.broadcast_reductions.values():

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-from stridelint.context import RuleContext
-from stridelint.findings import Finding
 from stridelint.rules.base import Rule
+
+if TYPE_CHECKING:
+    from stridelint.context import RuleContext
+    from stridelint.findings import Finding
 
 
 class SyntaxErrorRule(Rule):
