@@ -80,7 +80,7 @@ def _formats() -> tuple[str, ...]:
 @_check_options
 def check(**options) -> None:
     """Check PATHS (default: the current directory) for broadcast materializations."""
-    sys.exit(_run_check(**options))
+    sys.exit(_guarded(_run_check, **options))
 
 
 @main.command()
@@ -88,7 +88,24 @@ def check(**options) -> None:
 def fix(**options) -> None:
     """Check PATHS and apply fixes (`check --fix`)."""
     options["fix"] = True
-    sys.exit(_run_check(**options))
+    sys.exit(_guarded(_run_check, **options))
+
+
+def _guarded(command, **options) -> int:
+    """A bug must still end in one line and exit 2; STRIDELINT_DEBUG=1 shows the traceback."""
+    try:
+        return command(**options)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as error:
+        if os.environ.get("STRIDELINT_DEBUG"):
+            raise
+        click.echo(
+            f"stridelint: internal error: {type(error).__name__}: {error} "
+            "(set STRIDELINT_DEBUG=1 for the traceback)",
+            err=True,
+        )
+        return EXIT_ERROR
 
 
 def _run_check(

@@ -117,7 +117,12 @@ def _walk(top: Path, config: Config) -> Iterator[Path]:
             if own_ignore_file is not None:
                 layers = ((_Matcher(own_ignore_file), ""), *layers)
         for entry in entries:
-            if entry.is_dir():
+            try:
+                is_directory = entry.is_dir()
+                is_file = not is_directory and entry.is_file()
+            except OSError:  # a symlink loop: neither a file nor a directory to walk
+                continue
+            if is_directory:
                 name = entry.name + "/"
                 if exclude.decision(prefix + name) or _is_ignored(layers, name):
                     continue
@@ -131,7 +136,7 @@ def _walk(top: Path, config: Config) -> Iterator[Path]:
                 if real not in visited_real_paths:  # else already reached through a link
                     visited_real_paths.add(real)
                     pending.append((entry.path, real, prefix + name, child_layers))
-            elif entry.name.endswith(PYTHON_SUFFIXES) and entry.is_file():
+            elif entry.name.endswith(PYTHON_SUFFIXES) and is_file:
                 # is_file() is False for a broken symlink, which is skipped silently.
                 name = entry.name
                 if not exclude.decision(prefix + name) and not _is_ignored(layers, name):

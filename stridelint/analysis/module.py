@@ -206,13 +206,16 @@ class ModuleFacts:
         message = f"`{name}` is listed in broadcast-hints"
         return Broadcast(State.POSSIBLE, (Evidence(message, self.position(func.name)),))
 
+    @cached_property
+    def _mentions_strides(self) -> bool:
+        return "stride" in self.source.text
+
     def parameter_evidence(self, func: cst.FunctionDef) -> dict[str, Evidence]:
         found: dict[str, Evidence] = {}
-        for source in (
-            param_evidence.docstring_evidence,
-            param_evidence.jaxtyping_evidence,
-            param_evidence.stride_check_evidence,
-        ):
+        sources = [param_evidence.docstring_evidence, param_evidence.jaxtyping_evidence]
+        if self._mentions_strides:  # the search walks every comparison: only when it can hit
+            sources.append(param_evidence.stride_check_evidence)
+        for source in sources:
             for name, item in source(func, self.position).items():
                 found.setdefault(name, item)
         names = {p.name.value for p in param_evidence.parameters(func)}
