@@ -366,6 +366,8 @@ class FunctionFlow:
             return Scalar()
         if name in torch_ops.VIEW_ATTRIBUTES:
             return _as_view(base)
+        if isinstance(base, Scalar):  # `torch.finfo(dtype).min`, `x.shape.numel`
+            return Scalar()
         return None
 
     def _ev_Subscript(self, node: cst.Subscript) -> Value:
@@ -408,8 +410,9 @@ class FunctionFlow:
 
     def _ev_Call(self, node: cst.Call) -> Value:
         value = self._call(node)
+        writes_out = dotted(node.func) not in ("dict", "print")
         for arg in node.args:
-            if arg.keyword is not None and arg.keyword.value == "out":
+            if writes_out and arg.keyword is not None and arg.keyword.value == "out":
                 out = self._values.get(arg.value)
                 if isinstance(out, Broadcast):
                     self._write(node, arg.value, "out", None, out)
@@ -494,6 +497,8 @@ class FunctionFlow:
                 f"`{qualified.split('.')[-1]}` is given a literal 0 stride", self.facts.position(node)
             )
             return Broadcast(State.DEFINITE, (evidence,))
+        if qualified in torch_ops.SCALAR_FUNCTIONS:
+            return Scalar()
         if qualified in torch_ops.FRESH_FUNCTIONS:
             if qualified in torch_ops.LIKE_FUNCTIONS and positional and isinstance(
                 positional[0][1], Broadcast

@@ -57,7 +57,15 @@ LIKE_FUNCTIONS = frozenset(
     for name in ("empty_like", "zeros_like", "ones_like", "full_like", "rand_like", "randn_like")
 )
 # Trailing-underscore methods that change metadata or autograd state, not the data.
-INPLACE_EXCEPTIONS = frozenset({"requires_grad_", "share_memory_", "retain_grad", "names_"})
+INPLACE_EXCEPTIONS = frozenset(
+    {
+        "requires_grad_", "share_memory_", "retain_grad", "names_", "unsqueeze_", "squeeze_",
+        "t_", "transpose_", "swapdims_", "swapaxes_", "as_strided_", "resize_", "resize_as_",
+        "detach_", "set_",
+    }
+)  # fmt: skip
+# Functions whose results are Python-number-like (`torch.finfo(t).min`).
+SCALAR_FUNCTIONS = frozenset({"torch.finfo", "torch.iinfo", "torch.numel", "torch.is_tensor"})
 
 # Allocations with no stride-0 dim.
 FRESH_FUNCTIONS = frozenset(

@@ -41,11 +41,12 @@ def {name}(*tensors):
 '''
 
 _REPEATS = '''\
-def {name}(reps, dim):
+def {name}(reps, dim, reduces_all_when_empty=True):
     """How many copies of each narrowed element a reduction over `dim` counts (`dim` an int,
-    a sequence of ints, or None; None or an empty sequence reduce every dim)."""
+    a sequence of ints, or None). None reduces every dim, and so does an empty sequence,
+    except for `any` and `all`, which then reduce none (reduces_all_when_empty=False)."""
     dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
-    if dim is None or not dims:
+    if dim is None or not dims and reduces_all_when_empty:
         return {math}.prod(reps)
     return {math}.prod(reps[d] for d in dims) if reps else 1
 '''

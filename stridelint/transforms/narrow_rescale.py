@@ -294,13 +294,15 @@ def _reduce(
             isinstance(dim, cst.UnaryOperation) and isinstance(dim.expression, cst.Integer)
         ):
             factor = f"{plan.reps}[{dim_code}]"
-        elif isinstance(dim, cst.Name):
-            factor = f"{plan.names.repeats}({plan.reps}, {dim_code})"
-            plan.uses_repeats = True
-        elif isinstance(dim, (cst.Tuple, cst.List)) and all(
+        elif isinstance(dim, cst.Name) or isinstance(dim, (cst.Tuple, cst.List)) and all(
             isinstance(e.value, (cst.Integer, cst.UnaryOperation, cst.Name)) for e in dim.elements
         ):
-            factor = f"{plan.names.repeats}({plan.reps}, {dim_code})"
+            if name in ("any", "all") and isinstance(dim, (cst.Tuple, cst.List)) and not dim.elements:
+                _follow(plan, call, chain)  # `any(dim=())` reduces nothing (semantics §2.1)
+                return
+            # An empty sequence of dims reduces every dim, but none for any/all (§2.1).
+            empty = "" if name not in ("any", "all") else ", reduces_all_when_empty=False"
+            factor = f"{plan.names.repeats}({plan.reps}, {dim_code}{empty})"
             plan.uses_repeats = True
         else:
             raise NoFix

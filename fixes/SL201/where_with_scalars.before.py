@@ -1,0 +1,7 @@
+import torch
+
+
+def add_key_bias(scores, keep):
+    """Scores (n_queries, n_keys) plus 0 where keep (n_keys,) is set and -inf elsewhere."""
+    visible = keep[None, :].expand(scores.shape[0], -1)
+    return scores + torch.where(visible, 0.0, float("-inf"))

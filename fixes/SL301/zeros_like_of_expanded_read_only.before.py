@@ -1,0 +1,8 @@
+import torch
+
+
+def masked_logits(logits, keep):
+    """Zero the logits (rows, cols) where keep (cols,) is False."""
+    keep_rows = keep[None, :].expand(logits.shape[0], -1)
+    zeros = torch.zeros_like(keep_rows, dtype=logits.dtype)
+    return torch.where(keep_rows, logits, zeros)

@@ -1,0 +1,250 @@
+"""SL201: an elementwise op or dtype cast turns a broadcast tensor into a full-size one."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+
+from stridelint.analysis import torch_ops
+from stridelint.analysis.dataflow import FunctionFlow
+from stridelint.analysis.module import ModuleFacts
+from stridelint.analysis.names import dotted
+from stridelint.analysis.values import Sink, State
+from stridelint.context import RuleContext
+from stridelint.findings import Applicability, Finding, Fix
+from stridelint.rules import common
+from stridelint.rules.base import Rule
+from stridelint.transforms import hoist
+
+# Ops whose every result is correctly rounded (or exact) whatever code path computes it: on
+# the small tensor they give the same bits as on the full one. Transcendental functions may
+# not: CPU kernels take a vectorized path for long rows and a scalar one for short rows, and
+# `rsqrt` was measured to differ between the two in the last place.
+_EXACT_METHODS = torch_ops.CAST_METHODS | torch_ops.BOOL_RESULT_METHODS | {
+    "to", "type", "abs", "neg", "negative", "add", "sub", "subtract", "mul", "multiply",
+    "div", "divide", "true_divide", "clamp", "clip", "clamp_min", "clamp_max", "floor",
+    "ceil", "round", "trunc", "sign", "square", "sqrt", "relu", "maximum", "minimum",
+    "masked_fill", "where", "bitwise_not", "bitwise_and", "bitwise_or", "bitwise_xor",
+    "nan_to_num", "remainder", "fmod",
+}  # fmt: skip
+_EXACT_OPERATORS = (
+    cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Modulo, cst.BitAnd, cst.BitOr,
+    cst.BitXor, cst.BitInvert, cst.Minus, cst.Plus,
+)  # fmt: skip
+# `.float()` and friends, and the dtype each one casts to.
+_CAST_DTYPES = {
+    "float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16",
+    "int": "int32", "long": "int64", "short": "int16", "bool": "bool", "byte": "uint8",
+    "char": "int8",
+}  # fmt: skip
+_DTYPE_ALIASES = {"float": "float32", "double": "float64", "half": "float16", "long": "int64",
+                  "int": "int32", "short": "int16"}  # fmt: skip
+
+
+class ElementwiseAfterExpand(Rule):
+    """
+    ## What it does
+    Finds an elementwise op or a dtype cast applied to a tensor made by `expand`,
+    `expand_as` or `broadcast_to` in the same function, whose result is kept as a tensor
+    rather than reduced: `mask[:, None, None, :].expand(b, h, t, s).to(dtype)`, then
+    `1.0 - m`, `~m`, `m * -1e4`, `torch.where(m, a, 0.0)`, or `cos`/`sin` of an expanded
+    rotary angle. (When the result is reduced, SL101 reports it instead.)
+
+    ## Why is this bad?
+    An expanded tensor costs only its storage: `mask[:, None, None, :]` of a (b, s) mask
+    expanded to (b, h, t, s) stores b·s values, and every position along the h and t dims
+    reads the same memory (stride 0). An elementwise op or a cast never keeps a stride of 0:
+    it allocates and computes a dense tensor of the full logical size, b·h·t·s values (h·t
+    times the storage), although the result still holds only b·s distinct values. Applied
+    to the storage first and expanded afterwards, the same op allocates and computes b·s
+    values and the result is again a free stride-0 view.
+
+    ## Example
+    ```python
+    def _expand_mask(mask, dtype, tgt_len):
+        bsz, src_len = mask.size()
+        expanded = mask[:, None, None, :].expand(bsz, 1, tgt_len, src_len).to(dtype)
+        inverted = 1.0 - expanded
+        return inverted.masked_fill(inverted.to(torch.bool), torch.finfo(dtype).min)
+    ```
+
+    ## Use instead
+    Apply the op to the tensor before the expand, then expand the result:
+    ```python
+    def _expand_mask(mask, dtype, tgt_len):
+        bsz, src_len = mask.size()
+        expanded = mask[:, None, None, :].to(dtype).expand(bsz, 1, tgt_len, src_len)
+        inverted = (1.0 - mask[:, None, None, :].to(dtype)).expand_as(expanded)
+        return inverted.masked_fill(
+            (1.0 - mask[:, None, None, :].to(dtype)).to(torch.bool).expand_as(inverted),
+            torch.finfo(dtype).min,
+        )
+    ```
+    The fix moves one op at a time; each pass of `stridelint fix` moves the next op of a
+    chain, until an op meets a tensor that may be full-size (here `masked_fill`'s fill
+    value). When the operand is a name bound to an expand earlier, the fix repeats the
+    pre-expand expression and expands with `.expand_as(name)`; it does so only when that
+    expression means the same there (none of its names is rebound or written in between).
+
+    A same-dtype cast (`.bool()` of an expanded comparison) returns the tensor itself and
+    is not reported. Nor is an op whose result must be dense: one written in place,
+    viewed with `.view`, or passed to a kernel without its strides.
+
+    ## Fix safety
+    The values are the same: an elementwise op commutes with `expand`. What changes is the
+    layout of the result, which becomes a stride-0 view; an in-place write into it raises
+    (or writes every aliased position), `.view(-1)` raises, and a kernel that assumes a
+    dense layout reads the wrong memory. The fix is **safe** when every use of the result
+    reads it through its strides and nothing else sees it: another elementwise op (whose
+    own result is dense again), a reduction, an argument of `masked_fill` or `torch.where`,
+    a kernel launch that also receives the result's strides. It is **unsafe** when the
+    result escapes (returned, stored in an attribute or a container, passed to a function
+    the fix cannot see), when its strides or `data_ptr` are read, when the op is a
+    transcendental function (`exp`, `cos`, `rsqrt`, ...: the smaller tensor may take
+    another code path on CPU and round differently in the last place), and when two
+    different tensors are hoisted together (a 0-d tensor promotes differently from an
+    expanded one). There is no fix when an operand is not visibly an expand.
+    """
+
+    code = "SL201"
+    name = "elementwise-after-expand"
+    summary = "Elementwise op or dtype cast materializes a broadcast tensor at full size"
+    fix_availability = "sometimes"
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        facts = ctx.facts
+        for flow in facts.flows.values():
+            for sink in flow.sinks.values():
+                if sink.kind not in ("elementwise", "cast") or sink.reductions:
+                    continue  # copies are SL301; reduced results are SL101
+                value = common.strongest(v for _, v in sink.operands)
+                if value.state is not State.DEFINITE or _is_nonzero(facts, sink.node):
+                    continue
+                if sink.kind == "cast" and _keeps_dtype(facts, sink):
+                    continue  # semantics §1.1: a same-dtype cast returns the tensor itself
+                uses = hoist.uses_of(facts, flow, sink.node)
+                if any(use.kind == hoist.DENSE for use in uses):
+                    continue  # the dense result is needed
+                operand = facts.snippet(sink.operands[0][0])
+                message = (
+                    f"`{facts.snippet(sink.node)}` materializes the broadcast `{operand}` at "
+                    f"its full logical size and keeps the result: apply the op before the "
+                    f"expand, then expand: {common.because(value)}"
+                )
+                start, end = facts.span(sink.node)
+                yield Finding(
+                    self.code,
+                    message,
+                    facts.source.position(start),
+                    facts.source.position(end),
+                    common.noqa_row(facts, sink.node, sink.statement),
+                    value.evidence,
+                    _fix(facts, flow, sink, uses),
+                )
+
+
+def _fix(facts: ModuleFacts, flow: FunctionFlow, sink: Sink, uses: list[hoist.Use]) -> Fix | None:
+    sources = []
+    for operand, _ in sink.operands:
+        source = hoist.expand_source(facts, operand, sink.statement)
+        if source is None:
+            return None
+        sources.append((operand, source))
+    inline = [source.call for _, source in sources if source.name is None]
+    if not all(hoist.is_pure(facts, call) for call in inline) or not hoist.is_pure(
+        facts, sink.node
+    ):
+        return None  # the rewrite evaluates the op's arguments before the expand's
+    unsafe = [f"{use.why}" for use in uses if use.kind == hoist.OPAQUE]
+    reasons = list(dict.fromkeys(unsafe))
+    if not _exact(sink.node):
+        reasons.append("a transcendental function may round differently on the smaller tensor")
+    if len({source.pre for _, source in sources}) > 1:
+        reasons.append("a 0-d tensor before the expand would change type promotion")
+    edit = hoist.hoist(facts, sink.node, sources)
+    message = "Apply the op before the expand and expand its result"
+    if reasons:
+        message += f" (unsafe: the result becomes a stride-0 view and {'; '.join(reasons)})"
+        return hoist.fix(Applicability.UNSAFE, message, edit)
+    return hoist.fix(Applicability.SAFE, message, edit)
+
+
+def _exact(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.BinaryOperation):
+        return isinstance(node.operator, _EXACT_OPERATORS)
+    if isinstance(node, cst.UnaryOperation):
+        return isinstance(node.operator, _EXACT_OPERATORS)
+    if isinstance(node, cst.Comparison):
+        return True
+    if isinstance(node, cst.Call):
+        func = node.func
+        name = func.attr.value if isinstance(func, cst.Attribute) else dotted(func) or ""
+        return name in _EXACT_METHODS
+    return False
+
+
+def _is_nonzero(facts: ModuleFacts, node: cst.BaseExpression) -> bool:
+    """`torch.where(cond)` with one argument lists indices: not an elementwise op."""
+    if not isinstance(node, cst.Call) or len(node.args) != 1:
+        return False
+    func = node.func
+    if isinstance(func, cst.Attribute) and facts.imports.resolve(func) is None:
+        return False
+    return (facts.imports.resolve(func) or "").endswith(".where")
+
+
+def _keeps_dtype(facts: ModuleFacts, sink: Sink) -> bool:
+    target = _cast_target(facts, sink.node)
+    return target is not None and target == _dtype_of(facts, sink.operands[0][0], sink.statement)
+
+
+def _cast_target(facts: ModuleFacts, node: cst.BaseExpression) -> str | None:
+    """The dtype a cast converts to: canonical for `torch.float16`/`.half()`, else its code."""
+    if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+        return None
+    method = node.func.attr.value
+    if method in _CAST_DTYPES and not node.args:
+        return _CAST_DTYPES[method]
+    if method not in ("to", "type"):
+        return None
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value != "dtype":
+            continue
+        qualified = facts.imports.resolve(arg.value) or ""
+        if qualified.startswith("torch.") and qualified[6:] in torch_ops.DTYPE_NAMES:
+            return _DTYPE_ALIASES.get(qualified[6:], qualified[6:])
+        code = facts.text_of(arg.value)
+        if code.split(".")[-1].endswith("dtype"):
+            return code
+    return None
+
+
+def _dtype_of(
+    facts: ModuleFacts, node: cst.BaseExpression, statement: cst.CSTNode | None, depth: int = 0
+) -> str | None:
+    """The dtype the code shows node has: through views and expands, to a cast or a
+    comparison; through a name, to the assignment it reads (an in-place op keeps a dtype)."""
+    if depth > 8:
+        return None
+    if isinstance(node, cst.Comparison):
+        return "bool"
+    if isinstance(node, cst.Name):
+        found = hoist.reaching_assignment(facts, node, statement)
+        return _dtype_of(facts, found[0].value, found[1], depth + 1) if found else None
+    if isinstance(node, cst.Subscript):
+        return _dtype_of(facts, node.value, statement, depth + 1)
+    if isinstance(node, cst.Call):
+        cast = _cast_target(facts, node)
+        if cast is not None:
+            return cast
+        parts = hoist.expand_parts(facts, node)
+        if parts is not None:
+            return _dtype_of(facts, parts[0], statement, depth + 1)
+        if isinstance(node.func, cst.Attribute) and facts.imports.resolve(node.func) is None:
+            method = node.func.attr.value
+            if method in torch_ops.BOOL_RESULT_METHODS:
+                return "bool"
+            if method in torch_ops.VIEW_METHODS:
+                return _dtype_of(facts, node.func.value, statement, depth + 1)
+    return None

@@ -1,0 +1,300 @@
+"""SL301: a copy turns a broadcast tensor into a full-size one that no use needs."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+
+from stridelint.analysis.dataflow import FunctionFlow, LayoutOp
+from stridelint.analysis.module import ModuleFacts
+from stridelint.analysis.values import Broadcast
+from stridelint.context import RuleContext
+from stridelint.findings import Applicability, Finding, Fix
+from stridelint.rules import common
+from stridelint.rules.base import Rule
+from stridelint.transforms import hoist
+
+# `*_like` results that hold one value everywhere, so a stride-0 one is the same tensor
+# (`empty_like`'s contents are undefined until written; `rand_like` draws every element).
+_CONSTANT_LIKE = frozenset({"zeros_like", "ones_like", "full_like"})
+_FLATTENING = frozenset({"flatten", "ravel"})
+_UNSAFE = (
+    "unsafe: the tensor stays a stride-0 view of its base, so a later in-place write to the "
+    "base shows through and anything that relies on a dense layout sees stride 0"
+)
+
+
+class CopyOfBroadcast(Rule):
+    """
+    ## What it does
+    Finds a copy of a tensor that is, or may be, a broadcast (stride-0) view, when every
+    use of the copy would accept the view itself: `.contiguous()` or `.clone()` of an
+    expanded mask passed to a kernel together with its strides; `reshape`/`flatten` that
+    merges a stride-0 dim with another, as in the grouped-query attention pattern
+    `k[:, :, None].expand(b, h, g, s, d).reshape(b, h * g, s, d)`; and `zeros_like`,
+    `ones_like` or `full_like` of a broadcast tensor that is only read.
+
+    ## Why is this bad?
+    A broadcast tensor stores only its distinct values; every position along a stride-0
+    dim reads the same memory. `.contiguous()`, `.clone()` and `*_like` always allocate the
+    full logical size (semantics doc §1.1: `clone(memory_format=torch.preserve_format)`
+    does not keep a stride of 0), and `reshape`/`flatten` must copy whenever they merge a
+    stride-0 dim with a dim of nonzero stride (no single stride can describe the merged
+    dim). The GQA reshape above copies K and V `g` times over. When the consumer reads the
+    tensor through its strides anyway (a Triton kernel given `*t.stride()`, or an
+    elementwise op, which broadcasts), the copy buys nothing.
+
+    Not reported when the copy is needed: it is written in place afterwards, viewed with
+    `.view`, returned or stored, or passed to a kernel that does not receive its strides
+    (and so assumes a dense layout). A possibly broadcast parameter is reported only in
+    kernel-wrapper scope.
+
+    ## Example
+    ```python
+    def masked_scale(x, mask):
+        m = mask[None, :].expand(x.shape[0], -1).contiguous()
+        out = torch.empty_like(x)
+        _scale_kernel[(x.shape[0],)](x, m, out, x.shape[1], *m.stride(), BLOCK=1024)
+        return out
+    ```
+
+    ## Use instead
+    ```python
+    def masked_scale(x, mask):
+        m = mask[None, :].expand(x.shape[0], -1)
+        out = torch.empty_like(x)
+        _scale_kernel[(x.shape[0],)](x, m, out, x.shape[1], *m.stride(), BLOCK=1024)
+        return out
+    ```
+    For the GQA reshape there is no view with the merged shape; keep the 5-d expanded view
+    and let the consumer index KV head `j // g` (or use
+    `scaled_dot_product_attention(..., enable_gqa=True)`). The fix rewrites
+    `torch.zeros_like(x.expand(s))` as `torch.zeros_like(x).expand(s)`.
+
+    ## Fix safety
+    The fix (drop `.contiguous()`/`.clone()`; move `zeros_like` before the expand) is
+    **unsafe**: the values are the same, but the result is now a view that shares memory
+    with the tensor it was expanded from, so an in-place write to that tensor between the
+    copy and its use would now show through, and the kernel sees stride 0 where it saw a
+    dense layout; it must really honour the strides it is given. There is no fix for
+    `reshape`/`flatten`: no view has the merged shape.
+    """
+
+    code = "SL301"
+    name = "copy-of-broadcast"
+    summary = "Copy materializes a broadcast tensor that every use could read as a view"
+    fix_availability = "sometimes"
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        facts = ctx.facts
+        for flow in facts.flows.values():
+            for sink in flow.sinks.values():
+                if sink.kind != "copy" or sink.reductions:
+                    continue  # a reduced copy is SL101's
+                value = common.strongest(v for _, v in sink.operands)
+                if not common.reported(facts, flow, value, ctx.scope):
+                    continue
+                uses = hoist.uses_of(facts, flow, sink.node)
+                if not _all_read(uses, launches=True):
+                    continue
+                func = sink.node.func
+                method = func.attr.value if isinstance(func, cst.Attribute) else "copy"
+                message = (
+                    f"`.{method}()` copies the {common.certainty(value)} "
+                    f"`{facts.snippet(sink.operands[0][0])}` to its full logical size, but "
+                    f"{_readers(uses)}: pass the stride-0 view: {common.because(value)}"
+                )
+                fix = hoist.fix(
+                    Applicability.UNSAFE,
+                    f"Drop the `.{method}()` ({_UNSAFE})",
+                    hoist.drop_call(facts, sink.node),
+                )
+                yield self._finding(facts, sink.node, sink.statement, message, value, fix)
+            for op in flow.layout_ops.values():
+                if not common.reported(facts, flow, op.value, ctx.scope):
+                    continue
+                finding = self._layout(facts, flow, op)
+                if finding is not None:
+                    yield finding
+
+    def _layout(self, facts: ModuleFacts, flow: FunctionFlow, op: LayoutOp) -> Finding | None:
+        value = op.value
+        operand = facts.snippet(op.operand)
+        certainty = common.certainty(value)
+        if op.name.endswith("_like"):
+            if op.name not in _CONSTANT_LIKE:
+                return None
+            uses = hoist.uses_of(facts, flow, op.call)
+            if not _all_read(uses, launches=False):  # a kernel may write into it
+                return None
+            message = (
+                f"`{op.name}` allocates the full logical size of the {certainty} `{operand}`, "
+                f"but {_readers(uses)}: create it at the size before the expand and expand "
+                f"it: {common.because(value)}"
+            )
+            return self._finding(
+                facts, op.call, op.statement, message, value, _like_fix(facts, op)
+            )
+        merged = _merged(facts, op)
+        if merged is None:
+            return None
+        uses = hoist.uses_of(facts, flow, op.call)
+        if not _all_read(uses, launches=True):
+            return None
+        message = (
+            f"`{facts.snippet(op.call)}` {merged} and so copies the {certainty} `{operand}` "
+            f"to its full logical size, but {_readers(uses)}: keep the expanded view and "
+            f"index it in the consumer: {common.because(value)}"
+        )
+        return self._finding(facts, op.call, op.statement, message, value, None)
+
+    def _finding(
+        self,
+        facts: ModuleFacts,
+        node: cst.CSTNode,
+        statement: cst.CSTNode | None,
+        message: str,
+        value: Broadcast,
+        fix: Fix | None,
+    ) -> Finding:
+        start, end = facts.span(node)
+        return Finding(
+            self.code,
+            message,
+            facts.source.position(start),
+            facts.source.position(end),
+            common.noqa_row(facts, node, statement),
+            value.evidence,
+            fix,
+        )
+
+
+def _all_read(uses: list[hoist.Use], *, launches: bool) -> bool:
+    allowed = {hoist.READ, hoist.STRIDED_LAUNCH} if launches else {hoist.READ}
+    return bool(uses) and all(use.kind in allowed for use in uses)
+
+
+def _readers(uses: list[hoist.Use]) -> str:
+    launch = next((u for u in uses if u.kind == hoist.STRIDED_LAUNCH), None)
+    if launch is not None:
+        return launch.why
+    return "every use reads it through its strides"
+
+
+def _like_fix(facts: ModuleFacts, op: LayoutOp) -> Fix | None:
+    source = hoist.expand_source(facts, op.operand, op.statement)
+    if source is None or not hoist.is_pure(facts, source.call):
+        return None
+    if not all(hoist.is_pure(facts, arg.value) for arg in op.call.args):
+        return None
+    edit = hoist.hoist(facts, op.call, [(op.operand, source)])
+    message = f"Create it before the expand and expand it ({_UNSAFE})"
+    return hoist.fix(Applicability.UNSAFE, message, edit)
+
+
+# ---- does a reshape merge a stride-0 dim with another? (semantics §1.1) -------------------
+
+
+def _merged(facts: ModuleFacts, op: LayoutOp) -> str | None:
+    """A phrase naming the merge, when the code shows one that must copy; None otherwise."""
+    dims = hoist.dims_of(facts, op.operand, op.statement)
+    call = op.call
+    if op.name == "ravel" or (op.name == "flatten" and not call.args) or _reshape_to_1d(call):
+        if dims is not None and len(set(range(len(dims.sizes))) - dims.unit) < 2:
+            return None  # one dim of size > 1 at most: a view
+        return "flattens a stride-0 dim together with the others"
+    if dims is None:
+        return None
+    count = len(dims.sizes)
+    if op.name == "flatten":
+        bounds = _flatten_bounds(call)
+        if bounds is None:
+            return None
+        start, end = (b % count if -count <= b < count else None for b in bounds)
+        if start is None or end is None:
+            return None
+        groups = [tuple(range(start, end + 1))]
+    else:
+        groups = _reshape_groups(facts, call, dims)
+        if groups is None:
+            return None
+    for group in groups:
+        broadcast = [d for d in group if d in dims.broadcast]
+        others = [d for d in group if d not in dims.broadcast and d not in dims.unit]
+        if broadcast and others:
+            return (
+                f"merges the stride-0 dim `{dims.sizes[broadcast[0]]}` with "
+                f"`{dims.sizes[others[0]]}`"
+            )
+    return None
+
+
+def _reshape_to_1d(call: cst.Call) -> bool:
+    if not isinstance(call.func, cst.Attribute) or call.func.attr.value != "reshape":
+        return False
+    sizes = _sizes(call)
+    return sizes is not None and len(sizes) == 1 and hoist.literal_int(sizes[0]) == -1
+
+
+def _sizes(call: cst.Call) -> list[cst.BaseExpression] | None:
+    if any(a.star or a.keyword is not None for a in call.args):
+        return None
+    sizes = [a.value for a in call.args]
+    if len(sizes) == 1 and isinstance(sizes[0], (cst.Tuple, cst.List)):
+        elements = sizes[0].elements
+        if any(isinstance(e, cst.StarredElement) for e in elements):
+            return None
+        sizes = [e.value for e in elements]
+    return sizes
+
+
+def _flatten_bounds(call: cst.Call) -> tuple[int, int] | None:
+    bounds = [0, -1]
+    position = 0
+    for arg in call.args:
+        if arg.keyword is not None:
+            index = {"start_dim": 0, "end_dim": 1}.get(arg.keyword.value)
+        else:
+            index, position = position, position + 1
+        value = hoist.literal_int(arg.value)
+        if index is None or index > 1 or value is None:
+            return None
+        bounds[index] = value
+    return bounds[0], bounds[1]
+
+
+def _reshape_groups(
+    facts: ModuleFacts, call: cst.Call, dims: hoist.ExpandedDims
+) -> list[tuple[int, ...]] | None:
+    """Which expand dims each new size covers: a size equal to an expand size keeps that dim,
+    a product of consecutive expand sizes (`h * g`) merges them; a final -1 takes the rest."""
+    sizes = _sizes(call)
+    if sizes is None:
+        return None
+    groups = []
+    cursor = 0
+    for index, size in enumerate(sizes):
+        if hoist.literal_int(size) == -1 and index == len(sizes) - 1:
+            groups.append(tuple(range(cursor, len(dims.sizes))))
+            cursor = len(dims.sizes)
+            continue
+        factors = [facts.text_of(f) for f in _factors(size)]
+        if list(dims.sizes[cursor : cursor + len(factors)]) == factors:
+            groups.append(tuple(range(cursor, cursor + len(factors))))
+            cursor += len(factors)
+        elif factors == ["1"]:
+            continue  # a new size-1 dim
+        else:
+            return None
+    return groups if cursor == len(dims.sizes) else None
+
+
+def _factors(node: cst.BaseExpression) -> list[cst.BaseExpression]:
+    if (
+        isinstance(node, cst.BinaryOperation)
+        and isinstance(node.operator, cst.Multiply)
+        and not node.lpar
+    ):
+        return _factors(node.left) + _factors(node.right)
+    return [node]
