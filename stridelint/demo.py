@@ -35,6 +35,7 @@ def run(echo: Echo, *, size: int | None, color: bool) -> int:
     from stridelint.output import RenderOptions, render
     from stridelint.rules import RULES_BY_CODE
 
+    device = _device()  # before the reference package (and so triton) is first imported
     naive = naive_hook_source()
     config = Config(root=Path.cwd(), source=None)
     source = decode(naive.encode())
@@ -51,16 +52,25 @@ def run(echo: Echo, *, size: int | None, color: bool) -> int:
     if not findings or fixed == naive:
         echo("error: the demo hook should have a finding and a fix\n")
         return 1
-    try:
-        import torch
-    except ImportError:
+    if device is None:
         echo("\n(install torch, e.g. `pip install 'stridelint[kernels]'`, to measure both hooks)\n")
         return 0
-    device = "cuda" if torch.cuda.is_available() else "cpu"
     default = DEFAULT_CUDA_ELEMENTS if device == "cuda" else DEFAULT_CPU_ELEMENTS
     ok = _measure_hooks(echo, naive, fixed, size or default, device)
     ok = _check_kernel(echo, device) and ok
     return 0 if ok else 1
+
+
+def _device() -> str | None:
+    """The device to measure on; without CUDA, Triton kernels run in its interpreter."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    if torch.cuda.is_available():
+        return "cuda"
+    os.environ.setdefault("TRITON_INTERPRET", "1")  # read when a kernel is decorated
+    return "cpu"
 
 
 def _module(text: str, name: str) -> types.ModuleType:
@@ -106,8 +116,6 @@ def _plain(value):
 
 
 def _check_kernel(echo: Echo, device: str) -> bool:
-    if device == "cpu":
-        os.environ.setdefault("TRITON_INTERPRET", "1")  # must be set before triton is imported
     try:
         import triton  # noqa: F401
     except ImportError:

@@ -1,0 +1,74 @@
+"""Launch metadata of the reference reduce kernel: what Proton records for each launch.
+
+The counts use narrow-and-rescale (semantics §0, §4.1): a mask broadcast over a large dim costs
+memory and time proportional to its storage, not its logical size. The shipped file,
+stridelint/reference/metadata.py, is exactly `stridelint fix` applied to the naive form kept in
+fixes/SL101/reference_hook.before.py; a test keeps them so.
+"""
+
+import math
+
+import torch
+
+
+def _narrow_broadcast(*tensors):
+    """Narrow to size 1 every dim along which all tensor operands repeat one value (stride 0,
+    size > 1), without copying; return the narrowed operands and each dim's repeat count."""
+    shaped = [t for t in tensors if isinstance(t, torch.Tensor) and t.dim() > 0]
+    expanded = torch.broadcast_tensors(*shaped)
+    shape = expanded[0].shape if expanded else ()
+    reps = tuple(
+        n if n > 1 and all(t.stride(d) == 0 for t in expanded) else 1
+        for d, n in enumerate(shape)
+    )
+    views = iter(expanded)
+    narrowed = []
+    for t in tensors:
+        if isinstance(t, torch.Tensor) and t.dim() > 0:
+            t = next(views)
+            for d, r in enumerate(reps):
+                if r > 1:
+                    t = t.narrow(d, 0, 1)
+        narrowed.append(t)
+    return (*narrowed, reps)
+
+
+def _repeats(reps, dim, reduces_all_when_empty=True):
+    """How many copies of each narrowed element a reduction over `dim` counts (`dim` an int,
+    a sequence of ints, or None). None reduces every dim, and so does an empty sequence,
+    except for `any` and `all`, which then reduce none (reduces_all_when_empty=False)."""
+    dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+    if dim is None or not dims and reduces_all_when_empty:
+        return math.prod(reps)
+    return math.prod(reps[d] for d in dims) if reps else 1
+
+
+def reduce_launch_metadata(grid, kernel, args):
+    """Name, additions and bytes of one reduce launch, for Proton's roofline.
+
+    ``Mask`` may be a broadcast (stride-0) view: the wrapper expands lower-rank masks.
+    ``flops32`` counts the fp32 additions a masked sum performs: per output element, one less
+    than the number of kept (``mask != 0``) elements along ``DIM``. ``bytes`` counts the x and
+    scale elements loaded where the mask keeps them plus the output written; mask reads are not
+    counted. With a mask the counts are 0-d tensors on the mask's device, so no host sync
+    (semantics §6).
+    """
+    x, y = args["X"], args["Y"]
+    dim = args["DIM"] % x.ndim
+    if args["HAS_MASK"]:
+        mask = args["Mask"]
+        mask_small, mask_reps = _narrow_broadcast(mask)
+        kept = mask_small != 0
+        loads = kept.sum() * math.prod(mask_reps)
+        kept_per_row = kept.sum(dim=dim) * _repeats(mask_reps, dim)
+        adds = (kept_per_row - 1).clamp(min=0).sum() * (math.prod(mask_reps) // _repeats(mask_reps, dim))
+    else:
+        loads = x.numel()
+        adds = y.numel() * max(x.shape[dim] - 1, 0)
+    loaded_bytes = x.element_size() + (args["Scale"].element_size() if args["HAS_SCALE"] else 0)
+    shape = ",".join(str(size) for size in x.shape)
+    return {
+        "name": f"reduce[{shape}] dim={dim}",
+        "flops32": adds,
+        "bytes": loads * loaded_bytes + y.numel() * y.element_size(),
+    }

@@ -1,0 +1,282 @@
+"""The reference reduce kernel against PyTorch: every dim, dtype, layout and broadcast pattern.
+
+On CPU the kernel runs in Triton's interpreter (see conftest.py), so shapes stay tiny.
+"""
+
+import itertools
+import re
+from types import SimpleNamespace
+
+import pytest
+import torch
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from stridelint.reference import reduce
+from stridelint.reference.measure import check_kernel, reference_reduce
+from stridelint.reference.metadata import reduce_launch_metadata
+
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+SHAPE = (3, 5, 6)
+# Kernel and reference both accumulate in fp32 and round once to the output dtype, but in a
+# different order: results may differ by about one ulp of the output dtype.
+TOLERANCE = {
+    torch.float16: {"rtol": 2e-3, "atol": 2e-3},
+    torch.bfloat16: {"rtol": 1.6e-2, "atol": 1.6e-2},
+    torch.float32: {"rtol": 1e-5, "atol": 1e-5},
+}
+# Every way to broadcast an operand over a subset of x's three dims.
+BROADCAST_SUBSETS = [dims for n in range(4) for dims in itertools.combinations(range(3), n)]
+
+
+def make_x(shape=SHAPE, dtype=torch.float32, seed=0):
+    generator = torch.Generator().manual_seed(seed)
+    return torch.randn(shape, generator=generator).to(device=DEVICE, dtype=dtype)
+
+
+def make_permuted_x(shape, memory_order, dtype=torch.float32, seed=0):
+    """x of ``shape`` whose dims, from outermost to innermost in memory, are ``memory_order``."""
+    stored = make_x(tuple(shape[d] for d in memory_order), dtype, seed)
+    return stored.permute(*(memory_order.index(d) for d in range(3)))
+
+
+def make_mask(shape, dtype=torch.int32, seed=1):
+    generator = torch.Generator().manual_seed(seed)
+    return torch.randint(0, 3, shape, generator=generator).to(device=DEVICE, dtype=dtype)
+
+
+def make_scale(shape, seed=2):
+    generator = torch.Generator().manual_seed(seed)
+    return torch.rand(shape, generator=generator).to(DEVICE)
+
+
+def broadcast_base_shape(shape, broadcast_dims):
+    return tuple(1 if d in broadcast_dims else size for d, size in enumerate(shape))
+
+
+def assert_matches_reference(x, dim, mask=None, scale=None, out_dtype=None):
+    result = reduce(x, dim, mask, scale, out_dtype=out_dtype)
+    expected = reference_reduce(x, dim, mask, scale, out_dtype)
+    assert result.dtype == expected.dtype
+    torch.testing.assert_close(result, expected, **TOLERANCE[result.dtype])
+
+
+@pytest.mark.parametrize("dtype", list(TOLERANCE))
+@pytest.mark.parametrize("dim", range(-3, 3))
+def test_plain_sum_matches_torch(dim, dtype):
+    assert_matches_reference(make_x(dtype=dtype), dim)
+
+
+@pytest.mark.parametrize("dtype", list(TOLERANCE))
+@pytest.mark.parametrize("dim", range(-3, 3))
+def test_dense_mask_and_scale_match_torch(dim, dtype):
+    assert_matches_reference(make_x(dtype=dtype), dim, make_mask(SHAPE), make_scale(SHAPE))
+
+
+@pytest.mark.parametrize("dim", range(3))
+@pytest.mark.parametrize("broadcast_dims", BROADCAST_SUBSETS)
+def test_mask_broadcast_over_any_dims(broadcast_dims, dim):
+    mask = make_mask(broadcast_base_shape(SHAPE, broadcast_dims))
+    assert_matches_reference(make_x(), dim, mask.expand(SHAPE))
+
+
+@pytest.mark.parametrize("dim", range(3))
+@pytest.mark.parametrize("broadcast_dims", BROADCAST_SUBSETS)
+def test_scale_broadcast_over_any_dims(broadcast_dims, dim):
+    scale = make_scale(broadcast_base_shape(SHAPE, broadcast_dims))
+    assert_matches_reference(make_x(), dim, make_mask(SHAPE), scale.expand(SHAPE))
+
+
+@pytest.mark.parametrize("dim", range(3))
+@pytest.mark.parametrize("operand_shape", [(), (1,), (SHAPE[2],), (SHAPE[1], 1), (SHAPE[0], 1, SHAPE[2])])
+def test_lower_rank_mask_and_scale_are_broadcast(operand_shape, dim):
+    mask = make_mask(operand_shape)
+    scale = make_scale(operand_shape)
+    assert_matches_reference(make_x(), dim, mask, scale)
+
+
+@pytest.mark.parametrize(
+    "mask_dtype",
+    [torch.bool, torch.int8, torch.uint8, torch.int16, torch.int32, torch.int64, torch.uint32],
+)
+def test_bool_and_integer_masks(mask_dtype):
+    mask = make_mask(broadcast_base_shape(SHAPE, (1,)), mask_dtype)
+    assert_matches_reference(make_x(), 1, mask)
+
+
+@pytest.mark.parametrize("scale_dtype", [torch.float16, torch.bfloat16, torch.float64])
+def test_scale_dtypes(scale_dtype):
+    assert_matches_reference(make_x(), 2, make_mask(SHAPE), make_scale(SHAPE).to(scale_dtype))
+
+
+@pytest.mark.parametrize("dim", range(3))
+@pytest.mark.parametrize("memory_order", list(itertools.permutations(range(3))))
+def test_permuted_x(memory_order, dim):
+    x = make_permuted_x(SHAPE, memory_order)
+    assert x.shape == SHAPE
+    mask = make_mask(broadcast_base_shape(SHAPE, (2,)))
+    assert_matches_reference(x, dim, mask, make_scale(SHAPE[1:]))
+
+
+@pytest.mark.parametrize("dim", range(3))
+def test_sliced_x(dim):
+    x = make_x((4, 7, 12))[1:, ::2, 1::3]
+    assert not x.is_contiguous()
+    assert_matches_reference(x, dim, make_mask(x.shape[1:]))
+
+
+def test_reduction_longer_than_one_tile():
+    x = make_x((2, 3, 3000))
+    assert_matches_reference(x, 2, make_mask((2, 1, 3000)), make_scale((3, 1)))
+
+
+# The interpreter computes the discarded inf * 0 products with numpy, which warns.
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+@pytest.mark.parametrize("mask_shape", [SHAPE, SHAPE[:2] + (1,)], ids=["dense", "constant_along_rows"])
+def test_masked_out_inf_and_nan_do_not_leak(mask_shape):
+    mask = make_mask(mask_shape)
+    x = make_x().masked_fill(mask == 0, float("nan"))
+    scale = make_scale(SHAPE).masked_fill(mask == 0, float("inf"))
+    result = reduce(x, 1, mask, scale)
+    assert result.isfinite().all()
+    torch.testing.assert_close(result, reference_reduce(x, 1, mask, scale))
+
+
+@pytest.mark.parametrize("dim", range(3))
+def test_size_one_dims(dim):
+    assert_matches_reference(make_x((1, 5, 1)), dim, make_mask((1, 5, 1)))
+
+
+def test_empty_reduced_dim_gives_zeros():
+    result = reduce(make_x((3, 0, 4)), 1)
+    assert torch.equal(result, torch.zeros(3, 4, device=DEVICE))
+
+
+def test_empty_output():
+    assert reduce(make_x((3, 0, 4)), 0).shape == (0, 4)
+
+
+@pytest.mark.parametrize("out_dtype", list(TOLERANCE))
+def test_out_dtype(out_dtype):
+    assert_matches_reference(make_x(dtype=torch.bfloat16), 0, make_mask(SHAPE[1:]), out_dtype=out_dtype)
+
+
+def test_out_is_written_and_returned():
+    x = make_x()
+    out = torch.empty(SHAPE[0], SHAPE[2], device=DEVICE)
+    assert reduce(x, 1, out=out) is out
+    torch.testing.assert_close(out, reference_reduce(x, 1))
+
+
+def test_non_contiguous_out():
+    x = make_x()
+    out = torch.zeros(SHAPE[2], SHAPE[0], device=DEVICE).t()
+    reduce(x, 1, out=out)
+    torch.testing.assert_close(out, reference_reduce(x, 1))
+
+
+@st.composite
+def reduce_cases(draw):
+    """x of random shape, layout and dtype; mask and scale absent, dense, broadcast over a
+    random subset of dims, or of lower rank."""
+    shape = tuple(draw(st.lists(st.integers(1, 6), min_size=3, max_size=3)))
+    memory_order = tuple(draw(st.permutations(range(3))))
+    dtype = draw(st.sampled_from(list(TOLERANCE)))
+    seed = draw(st.integers(0, 2**16))
+    x = make_permuted_x(shape, memory_order, dtype, seed)
+
+    def operand(make):
+        kind = draw(st.sampled_from(["absent", "dense", "broadcast", "lower_rank"]))
+        if kind == "absent":
+            return None
+        if kind == "dense":
+            return make(shape)
+        if kind == "lower_rank":
+            return make(shape[draw(st.integers(1, 3)):])
+        broadcast_dims = draw(st.sets(st.integers(0, 2)))
+        return make(broadcast_base_shape(shape, broadcast_dims)).expand(shape)
+
+    mask_dtype = draw(st.sampled_from([torch.bool, torch.int32]))
+    mask = operand(lambda s: make_mask(s, mask_dtype, seed + 1))
+    scale = operand(lambda s: make_scale(s, seed + 2))
+    return x, draw(st.integers(-3, 2)), mask, scale
+
+
+@settings(max_examples=50, deadline=None)
+@given(reduce_cases())
+def test_random_cases_match_torch(case):
+    assert_matches_reference(*case)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda x: reduce(x[0], 0), "x must be 3-D"),
+        (lambda x: reduce(x.double(), 0), "x must be float16, bfloat16 or float32"),
+        (lambda x: reduce(x, 3), "dim 3 is out of range"),
+        (lambda x: reduce(x, -4), "dim -4 is out of range"),
+        (lambda x: reduce(x, 0, make_mask((4,))), "mask of shape (4,) is not broadcastable"),
+        (lambda x: reduce(x, 0, make_mask((2, *SHAPE))), "is not broadcastable to x's shape"),
+        (lambda x: reduce(x, 0, make_scale(SHAPE)), "mask must be bool or an integer dtype"),
+        (lambda x: reduce(x, 0, None, make_mask(SHAPE)), "scale must be a floating-point dtype"),
+        (lambda x: reduce(x, 0, make_mask(SHAPE, torch.bool).to("meta")), "mask is on meta"),
+        (lambda x: reduce(x, 0, out_dtype=torch.int32), "out_dtype must be float16"),
+        (lambda x: reduce(x, 0, out=torch.empty(5, 5, device=DEVICE)), "out must have shape (5, 6)"),
+        (lambda x: reduce(x, 0, out=torch.empty(5, 6, device=DEVICE).half()), "dtype torch.float32"),
+        (lambda x: reduce(x, 0, out=torch.empty(5, 6, device="meta")), "out is on meta"),
+        (lambda x: reduce(x, 0, out=torch.empty(1, 6, device=DEVICE).expand(5, 6)), "stride-0"),
+    ],
+)
+def test_invalid_inputs_raise_value_error(call, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        call(make_x())
+
+
+def test_check_kernel_passes():
+    report = check_kernel(DEVICE)
+    assert report["passed"], report
+
+
+gpu = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device")
+
+
+@pytest.mark.gpu
+@gpu
+@pytest.mark.parametrize("dim", range(3))
+def test_compiled_kernel_on_medium_shape(dim):
+    shape = (64, 48, 1000)
+    x = make_x(shape, torch.float16)
+    assert_matches_reference(x, dim, make_mask((64, 48, 1), torch.bool), make_scale((1000,)))
+    assert_matches_reference(x, dim, make_mask(shape, torch.int32))
+
+
+@pytest.mark.gpu
+@gpu
+def test_launch_metadata_hook_runs_on_launch():
+    import triton
+
+    knobs = getattr(triton, "knobs", None)
+    enter_hooks = getattr(getattr(knobs, "runtime", None), "launch_enter_hook", None)
+    if not hasattr(enter_hooks, "add"):
+        pytest.skip("this Triton has no launch_enter_hook chain")
+    seen = []
+
+    def record(metadata):
+        seen.append(metadata.get())
+
+    x, mask, scale = make_x((16, 4, 256), torch.float16), make_mask((16, 4, 1)), make_scale((256,))
+    enter_hooks.add(record)
+    try:
+        out = reduce(x, 2, mask, scale)
+        torch.cuda.synchronize()
+    finally:
+        enter_hooks.remove(record)
+    args = {
+        "X": x, "Y": out, "Mask": mask.expand(x.shape), "Scale": scale.expand(x.shape),
+        "DIM": 2, "HAS_MASK": True, "HAS_SCALE": True,
+    }
+    expected = reduce_launch_metadata((64,), SimpleNamespace(name="_reduce_kernel"), args)
+    assert len(seen) == 1
+    assert seen[0]["name"] == expected["name"]
+    assert int(seen[0]["flops32"]) == int(expected["flops32"])
+    assert int(seen[0]["bytes"]) == int(expected["bytes"])
