@@ -245,7 +245,7 @@ class FunctionFlow:
                     "it comes from `torch.broadcast_tensors`", self.facts.position(rhs)
                 )
                 for element in elements:
-                    self._bind(element, Broadcast(State.DEFINITE, (evidence,)))
+                    self._bind(element, Broadcast(State.DEFINITE, (evidence,), local=True))
             elif isinstance(rhs, (cst.Tuple, cst.List)) and len(rhs.elements) == len(elements):
                 for element, source in zip(elements, rhs.elements):
                     self._bind(element, self._values.get(source.value))
@@ -496,7 +496,7 @@ class FunctionFlow:
             evidence = Evidence(
                 f"`{qualified.split('.')[-1]}` is given a literal 0 stride", self.facts.position(node)
             )
-            return Broadcast(State.DEFINITE, (evidence,))
+            return Broadcast(State.DEFINITE, (evidence,), local=True)
         if qualified in torch_ops.SCALAR_FUNCTIONS:
             return Scalar()
         if qualified in torch_ops.FRESH_FUNCTIONS:
@@ -513,9 +513,14 @@ class FunctionFlow:
             return self._elementwise(node, operands, "elementwise", integer)
         if qualified in torch_ops.REDUCTION_FUNCTIONS and positional:
             name = qualified.split(".")[-1]
-            if name not in torch_ops.DIM_REQUIRED_FOR_TUPLE or len(positional) <= 2:
+            # `torch.max(a, b)` is elementwise; `torch.max(a, 1)` and `torch.max(a)` reduce.
+            if name not in torch_ops.DIM_REQUIRED_FOR_TUPLE or len(positional) == 1 or (
+                isinstance(positional[1][0], (cst.Integer, cst.UnaryOperation))
+            ):
                 full = reduction_dim(node, functional=True) is None
                 return self._reduction(node, positional[0][0], positional[0][1], full)
+            operands = [(a.value, v) for a, v in arguments]
+            return self._elementwise(node, operands, "elementwise", False)
         if qualified.startswith("math."):
             return Scalar()
         return None
@@ -527,7 +532,7 @@ class FunctionFlow:
         evidence = (Evidence(f"`{code}` makes a stride-0 view", self.facts.position(node)),)
         if isinstance(receiver, Broadcast):
             evidence = evidence + receiver.evidence
-        return Broadcast(State.DEFINITE, evidence)
+        return Broadcast(State.DEFINITE, evidence, local=True)
 
     def _maybe_launch(
         self, node: cst.Call, func: cst.Subscript, arguments: list[tuple[cst.Arg, Value]]

@@ -238,16 +238,19 @@ class ModuleFacts:
                     continue
                 params = [p.name.value for p in param_evidence.parameters(callee)]
                 for key, expr, value in site.arguments:
-                    if not isinstance(value, Broadcast) or value.state is not State.DEFINITE:
+                    if not isinstance(value, Broadcast):
                         continue
                     name = params[key] if isinstance(key, int) and key < len(params) else key
                     if not isinstance(name, str) or name not in params:
                         continue
-                    message = f"`{caller}` passes a broadcast tensor `{self.snippet(expr)}` here"
-                    evidence = (Evidence(message, self.position(site.call)),) + value.evidence
-                    call_facts.setdefault(site.callee, {})[name] = Broadcast(
-                        State.DEFINITE, evidence
+                    certainty = "" if value.state is State.DEFINITE else "possibly "
+                    message = (
+                        f"`{caller}` passes a {certainty}broadcast tensor `{self.snippet(expr)}` here"
                     )
+                    evidence = (Evidence(message, self.position(site.call)),) + value.evidence
+                    known = call_facts.setdefault(site.callee, {})
+                    if name not in known or known[name].state < value.state:
+                        known[name] = Broadcast(value.state, evidence)
             for site in flow.launches.values():
                 kernel = self.kernels.get(site.callee)
                 if kernel is None or kernel.hook is None:

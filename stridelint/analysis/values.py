@@ -26,6 +26,7 @@ class Broadcast:
 
     state: State
     evidence: tuple[Evidence, ...]
+    local: bool = False  # made by a broadcast op in this function (not only suspected)
 
 
 @dataclass(frozen=True)
@@ -78,10 +79,10 @@ def join(left: Value, right: Value) -> Value:
         return Narrowed()
     if isinstance(left, Broadcast) and isinstance(right, Broadcast):
         evidence = left.evidence + tuple(e for e in right.evidence if e not in left.evidence)
-        return Broadcast(min(left.state, right.state), evidence)
+        return Broadcast(min(left.state, right.state), evidence, left.local or right.local)
     if isinstance(left, Broadcast) or isinstance(right, Broadcast):
         broadcast = left if isinstance(left, Broadcast) else right
-        return Broadcast(State.POSSIBLE, broadcast.evidence)
+        return Broadcast(State.POSSIBLE, broadcast.evidence, broadcast.local)
     if isinstance(left, Derived) and isinstance(right, Derived):
         return Derived(left.sinks | right.sinks, left.reduced and right.reduced, False)
     if isinstance(left, Derived) or isinstance(right, Derived):

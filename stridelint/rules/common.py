@@ -20,12 +20,13 @@ def strongest(values: Iterable[Broadcast]) -> Broadcast:
     evidence: list[Evidence] = []
     for value in values:
         evidence.extend(e for e in value.evidence if e not in evidence)
-    return Broadcast(max(v.state for v in values), tuple(evidence))
+    return Broadcast(max(v.state for v in values), tuple(evidence), any(v.local for v in values))
 
 
 def reported(facts: ModuleFacts, flow: FunctionFlow, value: Broadcast, scope: str) -> bool:
-    """DEFINITE findings everywhere; POSSIBLE ones only in kernel-wrapper scope."""
-    return value.state is State.DEFINITE or facts.in_scope(flow.func, scope)
+    """DEFINITE findings everywhere; POSSIBLE ones only in kernel-wrapper scope, unless the
+    function itself broadcasts the tensor on some path (an `expand` in one branch)."""
+    return value.state is State.DEFINITE or value.local or facts.in_scope(flow.func, scope)
 
 
 def certainty(value: Broadcast) -> str:

@@ -53,7 +53,9 @@ class ReduceOfMaterializedBroadcast(Rule):
     Safe when every rescaled reduction counts bool or integer values (sums and counts are
     exact, even on int64 overflow) or is scale-free on identical values (`any`, `all`,
     `amax`, `amin`). Unsafe when a float sum, product, mean or logsumexp is rescaled: the
-    narrowed form rounds differently (usually more accurately). No fix is offered when the
+    narrowed form rounds differently (usually more accurately), and in fp16/bf16 a product
+    `y.prod() ** n` can overflow or underflow where the original's running product did not,
+    or the reverse. fp16/bf16 sums accumulate in fp32 and round once, like the original. No fix is offered when the
     materialized tensor is used by anything but reductions, when another operand may be a
     full-size tensor, or when a result would keep a narrowed dim.
     """

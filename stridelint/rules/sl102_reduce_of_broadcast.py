@@ -41,7 +41,8 @@ class ReduceOfBroadcast(Rule):
     ## Fix safety
     Safe for counts (`count_nonzero`) and scale-free reductions of identical values (`any`,
     `all`, `amax`, `amin`). Unsafe for `sum`, `prod`, `mean` and `logsumexp`: the dtype of the
-    tensor is not known statically, and float results round differently.
+    tensor is not known statically, and float results round differently; in fp16/bf16 a
+    product can overflow or underflow where the original did not, or the reverse.
     """
 
     code = "SL102"

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Iterator
 
 import libcst as cst
 
+from stridelint.analysis.names import dotted
 from stridelint.findings import Edit
 
 if TYPE_CHECKING:
@@ -118,10 +119,14 @@ def module_edits(
     """Imports and helper definitions the fix needs and the module lacks, as one insertion."""
     newline = facts.source.newline
     imports = []
+    if (needs_math or needs_repeats) and not names.math_imported:
+        stdlib_offset = _first_import(facts)
+        if stdlib_offset is not None:  # the standard library goes first, as isort has it
+            yield facts.source.edit(stdlib_offset, stdlib_offset, f"import math{newline}")
+        else:
+            imports.append(f"import math{newline}")
     if not names.torch_imported:
         imports.append(f"import torch{newline}")
-    if (needs_math or needs_repeats) and not names.math_imported:
-        imports.append(f"import math{newline}")
     helpers = []
     if not names.narrow_exists:
         helpers.append(_render(facts, _NARROW, name=names.narrow, torch=names.torch))
@@ -137,6 +142,21 @@ def module_edits(
     else:
         text = lead + "".join(imports) + "".join(f"{newline}{newline}{h}" for h in helpers)
     yield facts.source.edit(offset, offset, text)
+
+
+def _first_import(facts: ModuleFacts) -> int | None:
+    """Offset of the first top-level import after any `from __future__` ones."""
+    for statement in facts.module.body:
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            return None
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        first = statement.body[0]
+        if isinstance(first, cst.ImportFrom) and dotted(first.module) == "__future__":
+            continue
+        if isinstance(first, (cst.Import, cst.ImportFrom)):
+            return facts.span(statement)[0]
+    return None
 
 
 def _after_imports(facts: ModuleFacts) -> tuple[int, str]:

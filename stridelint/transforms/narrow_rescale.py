@@ -63,9 +63,6 @@ class _Plan:
     )
     visited_loads: set[cst.Name] = field(default_factory=set)
     unsafe_reasons: set[str] = field(default_factory=set)
-    uses_math: bool = False
-    uses_repeats: bool = False
-    uses_repeated_sum: bool = False
 
 
 def fix_sink(facts: ModuleFacts, flow: FunctionFlow, sink: Sink) -> Fix | None:
@@ -115,13 +112,15 @@ def _fix(
         _require_all_uses_visited(plan, sink)
 
     source = facts.source
+    # Only what the emitted code calls is imported or added (a scale-free chain needs neither).
+    emitted = [suffix for _, _, suffix in plan.wraps] + [r[3] for r in plan.replacements]
     edits: list[Edit] = list(
         helpers.module_edits(
             facts,
             names,
-            needs_math=plan.uses_math,
-            needs_repeats=plan.uses_repeats,
-            needs_repeated_sum=plan.uses_repeated_sum,
+            needs_math=any(f"{names.math}." in text for text in emitted),
+            needs_repeats=any(f"{names.repeats}(" in text for text in emitted),
+            needs_repeated_sum=bool(plan.replacements),
         )
     )
     if reused is None:
@@ -208,9 +207,13 @@ def _follow(plan: _Plan, node: cst.BaseExpression, chain: Chain) -> None:
             raise NoFix
         qualified = plan.facts.imports.resolve(call.func) or ""
         name = qualified.removeprefix("torch.")
-        if qualified not in torch_ops.REDUCTION_FUNCTIONS:
+        if qualified in torch_ops.REDUCTION_FUNCTIONS:
+            _reduce(plan, call, name, _dim(call, functional=True), chain, functional=True)
+        elif qualified in torch_ops.ELEMENTWISE_FUNCTIONS and name not in ("where", "masked_fill"):
+            others = [a.value for a in call.args[1:]]
+            _follow_elementwise_call(plan, call, name, others, chain)
+        else:
             raise NoFix
-        _reduce(plan, call, name, _dim(call, functional=True), chain, functional=True)
     elif isinstance(parent, cst.Assign) and parent.value is node:
         if len(parent.targets) != 1 or not isinstance(parent.targets[0].target, cst.Name):
             raise NoFix
@@ -242,14 +245,32 @@ def _method(plan: _Plan, call: cst.Call, name: str, chain: Chain) -> None:
     if name in torch_ops.CAST_METHODS:
         integer = name in torch_ops.BOOL_CASTS | torch_ops.INTEGER_CASTS
         _follow(plan, call, replace(chain, integer=integer))
+    elif name in ("to", "type") and arguments:
+        if not all(dotted(a) for a in arguments):
+            raise NoFix  # e.g. `.to(x)`: another tensor, whose dtype we cannot read
+        _follow(plan, call, replace(chain, integer=_names_integer_dtype(arguments)))
     elif name in torch_ops.ELEMENTWISE_METHODS and name not in ("where", "masked_fill"):
-        _require_scalars(plan, arguments)
-        floats = any(isinstance(a, cst.Float) for a in arguments) or name in (
-            "div", "divide", "true_divide", "sqrt", "exp", "log", "sigmoid", "mean",
-        )
-        _follow(plan, call, replace(chain, integer=chain.integer and not floats))
+        _follow_elementwise_call(plan, call, name, arguments, chain)
     else:
         raise NoFix
+
+
+def _follow_elementwise_call(
+    plan: _Plan, call: cst.Call, name: str, arguments: list[cst.BaseExpression], chain: Chain
+) -> None:
+    _require_scalars(plan, arguments)
+    floats = not all(_is_integer_literal(a) for a in arguments) or name in (
+        "div", "divide", "true_divide", "sqrt", "exp", "log", "sigmoid", "rsqrt", "reciprocal",
+    )
+    if name in torch_ops.BOOL_RESULT_METHODS:
+        floats = False
+    _follow(plan, call, replace(chain, integer=chain.integer and not floats))
+
+
+def _names_integer_dtype(arguments: list[cst.BaseExpression]) -> bool:
+    names = {(dotted(a) or "").split(".")[-1] for a in arguments}
+    integer = {"bool", "int8", "int16", "int32", "int64", "long", "short", "uint8", "int"}
+    return bool(names & integer)
 
 
 def _replace_with_repeated_sum(plan: _Plan, call: cst.Call, factor: str, functional: bool) -> None:
@@ -260,7 +281,6 @@ def _replace_with_repeated_sum(plan: _Plan, call: cst.Call, factor: str, functio
     else:
         receiver, arguments = call.func.value, list(call.args)
     plan.replacements.append((call, receiver, arguments, factor))
-    plan.uses_repeated_sum = True
 
 
 def _reduce(
@@ -285,8 +305,7 @@ def _reduce(
         if chain.reduced is None:
             factor = f"{plan.names.math}.prod({plan.reps})"
         else:
-            factor = f"({plan.names.math}.prod({plan.reps}) // {chain.reduced})"
-        plan.uses_math = True
+            factor = f"{plan.names.math}.prod({plan.reps}) // {chain.reduced}"
         reduced = "all"
     else:
         dim_code = plan.facts.module.code_for_node(dim).strip()
@@ -303,24 +322,25 @@ def _reduce(
             # An empty sequence of dims reduces every dim, but none for any/all (§2.1).
             empty = "" if name not in ("any", "all") else ", reduces_all_when_empty=False"
             factor = f"{plan.names.repeats}({plan.reps}, {dim_code}{empty})"
-            plan.uses_repeats = True
         else:
             raise NoFix
         reduced = factor
     if scale == "mul":
         exact = chain.integer or name in torch_ops.COUNT_REDUCTIONS
+        dtype = next((a.value for a in call.args if a.keyword and a.keyword.value == "dtype"), None)
+        if dtype is not None and not _names_integer_dtype([dtype]):
+            exact = False  # `sum(dtype=torch.float32)` of counts still rounds
         if not exact:
             plan.unsafe_reasons.add("a float sum of the narrowed tensor rounds differently")
         if not exact and name == "sum" and not _has_keyword(call, "dtype"):
             _replace_with_repeated_sum(plan, call, factor, functional)
         else:
-            _wrap(plan, call, f" * {factor}", "mul")
+            _wrap(plan, call, f" * {_operand(factor)}", "mul")
     elif scale == "pow":
         if not chain.integer:
             plan.unsafe_reasons.add("a float product of the narrowed tensor rounds differently")
-        _wrap(plan, call, f" ** {factor}", "pow")
+        _wrap(plan, call, f" ** {_operand(factor)}", "pow")
     elif scale == "log":
-        plan.uses_math = True
         plan.unsafe_reasons.add("logsumexp of the narrowed tensor rounds differently")
         _wrap(plan, call, f" + {plan.names.math}.log({factor})", "add")
     elif name in ("mean", "nanmean"):
@@ -329,6 +349,11 @@ def _reduce(
     if name in torch_ops.COUNT_REDUCTIONS:
         integer = True
     _follow(plan, call, Chain(reduced, integer))
+
+
+def _operand(factor: str) -> str:
+    """The factor as an operand of `*` or `**`: a quotient needs parentheses."""
+    return f"({factor})" if " // " in factor else factor
 
 
 def _wrap(plan: _Plan, call: cst.Call, tail: str, operator: str) -> None:
@@ -373,9 +398,19 @@ def _is_literal(node: cst.BaseExpression) -> bool:
 
 
 def _makes_float(owner: cst.CSTNode, others: list[cst.BaseExpression]) -> bool:
+    """Whether the op may turn bool/int values into floats: a division, a power, or any
+    operand that is not an int or bool literal (a scalar name may hold a float)."""
     if isinstance(owner, cst.BinaryOperation) and isinstance(owner.operator, (cst.Divide, cst.Power)):
         return True
-    return any(isinstance(o, cst.Float) for o in others)
+    return not all(_is_integer_literal(o) for o in others)
+
+
+def _is_integer_literal(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.Integer):
+        return True
+    if isinstance(node, cst.UnaryOperation):
+        return _is_integer_literal(node.expression)
+    return isinstance(node, cst.Name) and node.value in ("True", "False")
 
 
 def _other_operands(owner: cst.CSTNode, node: cst.CSTNode) -> list[cst.BaseExpression]:

@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import torch
+import triton
+
+
+def _narrow_broadcast(*tensors):
+    """Narrow to size 1 every dim along which all tensor operands repeat one value (stride 0,
+    size > 1), without copying; return the narrowed operands and each dim's repeat count."""
+    shaped = [t for t in tensors if isinstance(t, torch.Tensor) and t.dim() > 0]
+    expanded = torch.broadcast_tensors(*shaped)
+    shape = expanded[0].shape if expanded else ()
+    reps = tuple(
+        n if n > 1 and all(t.stride(d) == 0 for t in expanded) else 1
+        for d, n in enumerate(shape)
+    )
+    views = iter(expanded)
+    narrowed = []
+    for t in tensors:
+        if isinstance(t, torch.Tensor) and t.dim() > 0:
+            t = next(views)
+            for d, r in enumerate(reps):
+                if r > 1:
+                    t = t.narrow(d, 0, 1)
+        narrowed.append(t)
+    return (*narrowed, reps)
+
+if TYPE_CHECKING:
+    from jaxtyping import Bool, Float
+    from torch import Tensor
+
+
+@triton.jit
+def _masked_softmax_kernel(Out, X, Mask, stride_mb, stride_mn, N):
+    pass
+
+
+def masked_softmax(x: Float[Tensor, "b n"], mask: Bool[Tensor, "#b n"]) -> Float[Tensor, "b n"]:
+    mask_small, mask_reps = _narrow_broadcast(mask)
+    if (~mask_small).all(dim=-1).any():
+        raise ValueError("masked_softmax: a row is fully masked")
+    out = torch.empty_like(x)
+    _masked_softmax_kernel[(x.shape[0],)](out, x, mask, *mask.stride(), x.shape[1])
+    return out

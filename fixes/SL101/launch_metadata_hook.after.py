@@ -1,0 +1,67 @@
+"""A masked reduce kernel whose launch-metadata hook counts loads and adds the naive way."""
+
+import math
+import torch
+import triton
+import triton.language as tl
+
+
+def _narrow_broadcast(*tensors):
+    """Narrow to size 1 every dim along which all tensor operands repeat one value (stride 0,
+    size > 1), without copying; return the narrowed operands and each dim's repeat count."""
+    shaped = [t for t in tensors if isinstance(t, torch.Tensor) and t.dim() > 0]
+    expanded = torch.broadcast_tensors(*shaped)
+    shape = expanded[0].shape if expanded else ()
+    reps = tuple(
+        n if n > 1 and all(t.stride(d) == 0 for t in expanded) else 1
+        for d, n in enumerate(shape)
+    )
+    views = iter(expanded)
+    narrowed = []
+    for t in tensors:
+        if isinstance(t, torch.Tensor) and t.dim() > 0:
+            t = next(views)
+            for d, r in enumerate(reps):
+                if r > 1:
+                    t = t.narrow(d, 0, 1)
+        narrowed.append(t)
+    return (*narrowed, reps)
+
+
+def _repeats(reps, dim, reduces_all_when_empty=True):
+    """How many copies of each narrowed element a reduction over `dim` counts (`dim` an int,
+    a sequence of ints, or None). None reduces every dim, and so does an empty sequence,
+    except for `any` and `all`, which then reduce none (reduces_all_when_empty=False)."""
+    dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+    if dim is None or not dims and reduces_all_when_empty:
+        return math.prod(reps)
+    return math.prod(reps[d] for d in dims) if reps else 1
+
+
+def reduce_launch_metadata(grid, kernel, args):
+    X, Mask, dim = args["X"], args["Mask"], args["DIM"]
+    Mask_small, Mask_reps = _narrow_broadcast(Mask)
+    nonzero = Mask_small != 0
+    loads = nonzero.sum() * math.prod(Mask_reps)
+    adds = (nonzero.sum(dim=dim) * _repeats(Mask_reps, dim) - 1).clamp(min=0).sum() * (math.prod(Mask_reps) // _repeats(Mask_reps, dim))
+    return {"name": f"masked_reduce dim={dim}", "flops32": adds, "bytes": loads * X.element_size()}
+
+
+@triton.jit(launch_metadata=reduce_launch_metadata)
+def _masked_reduce(X, Y, Mask, stride_m0, stride_m1, stride_m2, DIM, BROADCAST_M0: tl.constexpr):
+    pass
+
+
+def masked_reduce(x, dim, mask):
+    """Sum `x` over `dim` where `mask` is non-zero.
+
+    Args:
+        x: a 3-D tensor.
+        mask: an integer mask of the same shape as `x`, or broadcastable to it.
+    """
+    mask = mask.expand_as(x)
+    y = torch.empty(x.shape[:dim] + x.shape[dim + 1 :], device=x.device, dtype=x.dtype)
+    _masked_reduce[(y.numel(),)](
+        x, y, mask, *mask.stride(), dim, BROADCAST_M0=mask.stride(0) == 0
+    )
+    return y

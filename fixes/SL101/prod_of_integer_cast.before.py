@@ -1,0 +1,3 @@
+def signed_product(choices, copies):
+    c = choices.expand(copies, -1)
+    return c.long().prod()

@@ -1,0 +1,28 @@
+import math
+import torch
+def _narrow_broadcast(*tensors):
+    """Narrow to size 1 every dim along which all tensor operands repeat one value (stride 0,
+    size > 1), without copying; return the narrowed operands and each dim's repeat count."""
+    shaped = [t for t in tensors if isinstance(t, torch.Tensor) and t.dim() > 0]
+    expanded = torch.broadcast_tensors(*shaped)
+    shape = expanded[0].shape if expanded else ()
+    reps = tuple(
+        n if n > 1 and all(t.stride(d) == 0 for t in expanded) else 1
+        for d, n in enumerate(shape)
+    )
+    views = iter(expanded)
+    narrowed = []
+    for t in tensors:
+        if isinstance(t, torch.Tensor) and t.dim() > 0:
+            t = next(views)
+            for d, r in enumerate(reps):
+                if r > 1:
+                    t = t.narrow(d, 0, 1)
+        narrowed.append(t)
+    return (*narrowed, reps)
+
+
+def heads_over_budget(mask, heads, budget: int):
+    per_head = mask.unsqueeze(1).expand(-1, heads, -1)
+    per_head_small, per_head_reps = _narrow_broadcast(per_head)
+    return ((per_head_small != 0).sum(2) * per_head_reps[2] > budget).sum() * (math.prod(per_head_reps) // per_head_reps[2])

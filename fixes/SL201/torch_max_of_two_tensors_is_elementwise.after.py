@@ -1,0 +1,6 @@
+import torch
+
+
+def floor_at(x, floor, copies):
+    xb = x.expand(copies, -1)
+    return torch.max((x * 2).expand_as(xb), floor)
