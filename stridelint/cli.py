@@ -64,6 +64,9 @@ def _check_options(command):
         click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache."),
         click.option("--cache-dir", type=click.Path(path_type=Path),
                      help="Where the result cache lives (default: .stridelint_cache next to the config)."),
+        click.option("--runtime-report", type=click.Path(path_type=Path),
+                     help="A `pytest --stridelint-runtime-json` report: mark confirmed findings "
+                          "and list runtime events no rule predicted."),
     ]
     for option in reversed(options):
         command = option(command)
@@ -129,6 +132,7 @@ def _run_check(
     jobs: int | None,
     no_cache: bool,
     cache_dir: Path | None,
+    runtime_report: Path | None,
 ) -> int:
     from stridelint.config import ConfigError, load_config
     from stridelint.discovery import DiscoveryError, discover, is_excluded
@@ -166,7 +170,15 @@ def _run_check(
         cache = None if no_cache else default_cache(config, cache_dir)
         reports = run_files(files, config, mode, jobs=jobs or os.cpu_count() or 1, cache=cache)
 
-    return _report(
+    misses = ""
+    if runtime_report is not None:
+        from stridelint.runtime.confirm import RuntimeReportError, confirm, load_events
+
+        try:
+            misses = confirm(reports, load_events(runtime_report)).render()
+        except RuntimeReportError as error:
+            _fail(str(error))
+    code = _report(
         reports,
         output_format=output_format,
         show_fixes=show_fixes,
@@ -179,6 +191,9 @@ def _run_check(
         exit_zero=exit_zero,
         exit_non_zero_on_fix=exit_non_zero_on_fix,
     )
+    if misses:
+        click.echo(misses, nl=False, err=reading_stdin and fix and not diff)
+    return code
 
 
 def _report(reports, *, output_format, show_fixes, unsafe_fixes, fixing, diff, statistics,
