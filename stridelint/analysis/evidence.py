@@ -106,7 +106,7 @@ def jaxtyping_evidence(func: cst.FunctionDef, position_of: PositionOf) -> dict[s
             continue
         for string in m.findall(param.annotation, m.SimpleString()):
             value = string.evaluated_value
-            if isinstance(value, str) and re.search(r"(^|\s)[*]?#", value):
+            if isinstance(value, str) and re.search(r"(^|[\s'\"])[*]?#", value):
                 name = param.name.value
                 found[name] = Evidence(
                     f"the annotation of `{name}` marks a dim `#` (broadcastable)",
