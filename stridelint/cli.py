@@ -199,7 +199,7 @@ def _run_check(
 def _report(reports, *, output_format, show_fixes, unsafe_fixes, fixing, diff, statistics,
             quiet, to_stderr, exit_zero, exit_non_zero_on_fix) -> int:
     from stridelint.output import RenderOptions, render, render_statistics, render_summary
-    from stridelint.rules import RULES_BY_CODE
+    from stridelint.rules import RULES_BY_CODE as rules  # cheap: rule modules import lazily
 
     color = not to_stderr and sys.stdout.isatty() and "NO_COLOR" not in os.environ
     options = RenderOptions(show_fixes=show_fixes, color=color, unsafe_fixes=unsafe_fixes)
@@ -224,9 +224,9 @@ def _report(reports, *, output_format, show_fixes, unsafe_fixes, fixing, diff, s
         return EXIT_FINDINGS if patch and not exit_zero else EXIT_CLEAN
 
     if statistics:
-        text = render_statistics(reports, RULES_BY_CODE, options)
+        text = render_statistics(reports, rules, options)
     else:
-        text = render(output_format, reports, RULES_BY_CODE, options)
+        text = render(output_format, reports, rules, options)
     click.echo(text, nl=False, err=to_stderr, color=color)
     human = output_format in ("concise", "full") or statistics
     if human and not quiet:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from stridelint.analysis.values import Broadcast, State
-from stridelint.findings import Evidence
+from stridelint.findings import Evidence, Finding, Fix
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -35,6 +35,28 @@ def certainty(value: Broadcast) -> str:
 
 def because(value: Broadcast) -> str:
     return value.evidence[0].message if value.evidence else "it is broadcast"
+
+
+def finding(
+    code: str,
+    facts: ModuleFacts,
+    node: cst.CSTNode,
+    statement: cst.CSTNode | None,
+    message: str,
+    value: Broadcast,
+    fix: Fix | None = None,
+) -> Finding:
+    """A finding spanning `node`, suppressible on its statement's first row."""
+    start, end = facts.span(node)
+    return Finding(
+        code,
+        message,
+        facts.source.position(start),
+        facts.source.position(end),
+        noqa_row(facts, node, statement),
+        value.evidence,
+        fix,
+    )
 
 
 def noqa_row(facts: ModuleFacts, node: cst.CSTNode, statement: cst.CSTNode | None) -> int:

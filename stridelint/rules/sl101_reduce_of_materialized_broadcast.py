@@ -83,13 +83,7 @@ class ReduceOfMaterializedBroadcast(Rule):
                     f"`{operand}` at its full logical size, then `{reduction}` reduces it: "
                     f"{common.because(value)}"
                 )
-                start, end = facts.span(sink.node)
-                yield Finding(
-                    self.code,
-                    message,
-                    facts.source.position(start),
-                    facts.source.position(end),
-                    common.noqa_row(facts, sink.node, sink.statement),
-                    value.evidence,
+                yield common.finding(
+                    self.code, facts, sink.node, sink.statement, message, value,
                     fix_sink(facts, flow, sink),
                 )

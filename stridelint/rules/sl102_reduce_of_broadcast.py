@@ -64,13 +64,7 @@ class ReduceOfBroadcast(Rule):
                     f"`{facts.snippet(reduction.operand)}` over its full logical size: "
                     f"{common.because(value)}"
                 )
-                start, end = facts.span(reduction.call)
-                yield Finding(
-                    self.code,
-                    message,
-                    facts.source.position(start),
-                    facts.source.position(end),
-                    common.noqa_row(facts, reduction.call, reduction.statement),
-                    value.evidence,
+                yield common.finding(
+                    self.code, facts, reduction.call, reduction.statement, message, value,
                     fix_reduction(facts, flow, reduction.operand, reduction.statement),
                 )

@@ -2,20 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Iterator
-
-import libcst as cst
+from typing import TYPE_CHECKING, Iterator
 
 from stridelint.analysis import torch_ops
-from stridelint.analysis.dataflow import FunctionFlow
-from stridelint.analysis.module import ModuleFacts
-from stridelint.analysis.names import dotted
 from stridelint.analysis.values import Sink, State
-from stridelint.context import RuleContext
 from stridelint.findings import Applicability, Finding, Fix
+from stridelint.lazy import lazy_import
 from stridelint.rules import common
 from stridelint.rules.base import Rule
-from stridelint.transforms import hoist
+
+if TYPE_CHECKING:
+    from stridelint.analysis.dataflow import FunctionFlow, LayoutOp, Write
+    from stridelint.analysis.module import ModuleFacts
+    from stridelint.context import RuleContext
+
+cst = lazy_import("libcst")
+hoist = lazy_import("stridelint.transforms.hoist")
+names = lazy_import("stridelint.analysis.names")
 
 # Ops whose every result is correctly rounded (or exact) whatever code path computes it: on
 # the small tensor they give the same bits as on the full one. Transcendental functions may
@@ -28,9 +31,9 @@ _EXACT_METHODS = torch_ops.CAST_METHODS | torch_ops.BOOL_RESULT_METHODS | {
     "masked_fill", "where", "bitwise_not", "bitwise_and", "bitwise_or", "bitwise_xor",
     "nan_to_num", "remainder", "fmod",
 }  # fmt: skip
-_EXACT_OPERATORS = (
-    cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Modulo, cst.BitAnd, cst.BitOr,
-    cst.BitXor, cst.BitInvert, cst.Minus, cst.Plus,
+_EXACT_OPERATORS = frozenset(  # LibCST operator node names (no LibCST import at load time)
+    {"Add", "Subtract", "Multiply", "Divide", "Modulo", "BitAnd", "BitOr", "BitXor",
+     "BitInvert", "Minus", "Plus"}
 )  # fmt: skip
 # `.float()` and friends, and the dtype each one casts to.
 _CAST_DTYPES = {
@@ -132,14 +135,8 @@ class ElementwiseAfterExpand(Rule):
                     f"its full logical size and keeps the result: apply the op before the "
                     f"expand, then expand: {common.because(value)}"
                 )
-                start, end = facts.span(sink.node)
-                yield Finding(
-                    self.code,
-                    message,
-                    facts.source.position(start),
-                    facts.source.position(end),
-                    common.noqa_row(facts, sink.node, sink.statement),
-                    value.evidence,
+                yield common.finding(
+                    self.code, facts, sink.node, sink.statement, message, value,
                     _fix(facts, flow, sink, uses),
                 )
 
@@ -172,14 +169,14 @@ def _fix(facts: ModuleFacts, flow: FunctionFlow, sink: Sink, uses: list[hoist.Us
 
 def _exact(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.BinaryOperation):
-        return isinstance(node.operator, _EXACT_OPERATORS)
+        return type(node.operator).__name__ in _EXACT_OPERATORS
     if isinstance(node, cst.UnaryOperation):
-        return isinstance(node.operator, _EXACT_OPERATORS)
+        return type(node.operator).__name__ in _EXACT_OPERATORS
     if isinstance(node, cst.Comparison):
         return True
     if isinstance(node, cst.Call):
         func = node.func
-        name = func.attr.value if isinstance(func, cst.Attribute) else dotted(func) or ""
+        name = func.attr.value if isinstance(func, cst.Attribute) else names.dotted(func) or ""
         return name in _EXACT_METHODS
     return False
 

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-import libcst as cst
-
-from stridelint.analysis.dataflow import FunctionFlow, LayoutOp
-from stridelint.analysis.module import ModuleFacts
 from stridelint.analysis.values import Broadcast
-from stridelint.context import RuleContext
 from stridelint.findings import Applicability, Finding, Fix
+from stridelint.lazy import lazy_import
 from stridelint.rules import common
 from stridelint.rules.base import Rule
-from stridelint.transforms import hoist
+
+if TYPE_CHECKING:
+    from stridelint.analysis.dataflow import FunctionFlow, LayoutOp, Write
+    from stridelint.analysis.module import ModuleFacts
+    from stridelint.context import RuleContext
+
+cst = lazy_import("libcst")
+hoist = lazy_import("stridelint.transforms.hoist")
 
 # `*_like` results that hold one value everywhere, so a stride-0 one is the same tensor
 # (`empty_like`'s contents are undefined until written; `rand_like` draws every element).

@@ -3,19 +3,22 @@ wrong values."""
 
 from __future__ import annotations
 
-from typing import Iterator
-
-import libcst as cst
+from typing import TYPE_CHECKING, Iterator
 
 from stridelint.analysis import torch_ops
-from stridelint.analysis.dataflow import FunctionFlow, Write
-from stridelint.analysis.module import ModuleFacts
 from stridelint.analysis.values import Broadcast, Dense, Derived, Scalar, State
-from stridelint.context import RuleContext
 from stridelint.findings import Finding
+from stridelint.lazy import lazy_import
 from stridelint.rules import common
 from stridelint.rules.base import Rule
-from stridelint.transforms import hoist
+
+if TYPE_CHECKING:
+    from stridelint.analysis.dataflow import FunctionFlow, LayoutOp, Write
+    from stridelint.analysis.module import ModuleFacts
+    from stridelint.context import RuleContext
+
+cst = lazy_import("libcst")
+hoist = lazy_import("stridelint.transforms.hoist")
 
 # What PyTorch does when a write's destination has a stride-0 dim of size > 1 (semantics
 # §1.3; the tables below were measured with torch 2.13 on CPU and are checked against the
@@ -141,15 +144,7 @@ class WriteIntoBroadcast(Rule):
                     f"`{facts.snippet(write.node)}` writes into the {common.certainty(value)} "
                     f"`{facts.snippet(write.target)}`: {outcome}: {common.because(value)}"
                 )
-                start, end = facts.span(node)
-                yield Finding(
-                    self.code,
-                    message,
-                    facts.source.position(start),
-                    facts.source.position(end),
-                    common.noqa_row(facts, write.node, write.statement),
-                    value.evidence,
-                )
+                yield common.finding(self.code, facts, node, write.statement, message, value)
 
 
 def _builds_a_container(write: Write) -> bool:

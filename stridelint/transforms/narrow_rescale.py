@@ -233,8 +233,25 @@ def _follow_name(plan: _Plan, name: str, assign: cst.Assign, chain: Chain) -> No
             continue
         if not value.exact or value.sinks != assigned_value.sinks:
             raise NoFix
+        if load in plan.visited_loads or _rebinds_itself(plan, load, name):
+            # `m = m.int()`: the loads after it belong to another binding of the same name,
+            # which the values cannot tell apart; refuse rather than rescale twice.
+            raise NoFix
         plan.visited_loads.add(load)
         _follow(plan, load, chain)
+
+
+def _rebinds_itself(plan: _Plan, load: cst.Name, name: str) -> bool:
+    """Whether the load sits in the value of an assignment to its own name."""
+    node: cst.CSTNode | None = load
+    while node is not None and not isinstance(node, cst.BaseStatement):
+        parent = plan.facts.parents.get(node)
+        if isinstance(parent, cst.Assign) and node is parent.value:
+            return any(
+                isinstance(t.target, cst.Name) and t.target.value == name for t in parent.targets
+            )
+        node = parent
+    return False
 
 
 def _method(plan: _Plan, call: cst.Call, name: str, chain: Chain) -> None:
