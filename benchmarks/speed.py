@@ -97,7 +97,9 @@ def _tool(name: str, peers_bin: Path | None) -> str | None:
     return shutil.which(name)
 
 
-def run(corpus: Path, subset: tuple[str, ...], peers_bin: Path | None, jobs: int) -> dict:
+def run(
+    corpus: Path, subset: tuple[str, ...], peers_bin: Path | None, jobs: int, peers: bool = True
+) -> dict:
     trees = sorted(p for p in corpus.iterdir() if p.is_dir() and not p.name.startswith("_"))
     subset_trees = [corpus / name for name in subset]
     stridelint = [sys.executable, "-m", "stridelint", "check", "--isolated", "--exit-zero", "-q"]
@@ -118,12 +120,12 @@ def run(corpus: Path, subset: tuple[str, ...], peers_bin: Path | None, jobs: int
         stridelint + ["--no-cache", "-j", str(jobs)] + [str(t) for t in subset_trees]
     )
     ruff = _tool("ruff", peers_bin)
-    if ruff:
+    if ruff:  # the speed bound: always measured
         report["ruff"] = measure([ruff, "check", "--no-cache", "--isolated", "--exit-zero", "-q"] + every)
-    fixit = _tool("fixit", peers_bin)
+    fixit = _tool("fixit", peers_bin) if peers else None
     if fixit:
         report["fixit_subset"] = measure([fixit, "lint"] + [str(t) for t in subset_trees])
-    torchfix = _tool("torchfix", peers_bin)
+    torchfix = _tool("torchfix", peers_bin) if peers else None
     if torchfix:
         report["torchfix_subset"] = measure([torchfix] + [str(t) for t in subset_trees])
     report["precommit"] = _precommit(corpus)
@@ -183,11 +185,14 @@ def main(argv: list[str]) -> int:
     runner.add_argument("--peers-bin", type=Path)
     runner.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     runner.add_argument("--json", type=Path)
+    runner.add_argument("--no-peers", action="store_true", help="skip Fixit and TorchFix (slow)")
     args = parser.parse_args(argv)
     if args.command == "build":
         build(args.corpus)
         return 0
-    report = run(args.corpus, tuple(args.subset.split(",")), args.peers_bin, args.jobs)
+    report = run(
+        args.corpus, tuple(args.subset.split(",")), args.peers_bin, args.jobs, not args.no_peers
+    )
     print(f"corpus: {report['corpus_lines']:,} lines; subset {report['subset']}: {report['subset_lines']:,} lines")
     print(table(report))
     if args.json:

@@ -286,7 +286,7 @@ def run_files(
 ) -> list[FileReport]:
     """Check files, in parallel worker processes when it pays; reports keep the files' order."""
     work = functools.partial(check_file, config=config, mode=mode, cache=cache)
-    if jobs <= 1 or len(files) < 2 * jobs:
+    if jobs <= 1 or len(files) < 8 * jobs:  # a pool costs more than a pre-commit batch
         return [work(path) for path in files]
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
         return list(pool.map(work, files, chunksize=max(1, min(16, len(files) // (4 * jobs)))))
