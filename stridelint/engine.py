@@ -24,7 +24,7 @@ from stridelint.cache import CACHE_DIR_NAME, ResultCache
 from stridelint.findings import Edit, FileReport, Finding, Fix, Position
 from stridelint.prefilter import may_have_findings
 from stridelint.source import SourceError, SourceText, apply_edits, decode
-from stridelint.suppression import read_suppressions
+from stridelint.suppression import Suppressions, read_suppressions
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -56,7 +56,8 @@ def lint_text(
     if suppressions.skip_file:
         return LintResult([])
     if prefilter and not may_have_findings(source.text, config.broadcast_hints):
-        return LintResult(_python_syntax_error(source, config, path) or [])
+        found = _python_syntax_error(source, config, path) or []
+        return LintResult(found + _unused_suppressions(suppressions, found, config, path))
     # Only files that can have findings pay for importing LibCST and the rules.
     import libcst as cst
 
@@ -90,11 +91,40 @@ def lint_text(
             result.internal_errors.append(
                 f"internal error in {rule.code}: {type(error).__name__}: {error}"
             )
-    result.findings = [
-        f for f in result.findings if not suppressions.suppresses(f.noqa_row, f.code)
-    ]
+    raw = result.findings
+    result.findings = [f for f in raw if not suppressions.suppresses(f.noqa_row, f.code)]
+    result.findings += _unused_suppressions(suppressions, raw, config, path)
     result.findings.sort(key=lambda f: (f.start, f.code))
     return result
+
+
+def _unused_suppressions(
+    suppressions: Suppressions, raw: list[Finding], config: Config, path: Path | None
+) -> list[Finding]:
+    """SL901 for each stridelint code a suppression names but no finding on its row needs.
+    Other tools' codes and bare `# noqa` are left alone; a disabled rule's code is not unused."""
+    if not config.is_enabled("SL901", path):
+        return []
+    used: dict[int, set[str]] = {}
+    for finding in raw:
+        used.setdefault(finding.noqa_row, set()).add(finding.code)
+    found = []
+    for row, codes in sorted(suppressions.rows.items()):
+        if codes is None:
+            continue
+        unused = sorted(
+            code for code in codes
+            if code.startswith("SL") and code not in used.get(row, ())
+            and code != "SL901" and config.is_enabled(code, path)
+        )  # fmt: skip
+        if unused:
+            position = Position(row, suppressions.columns.get(row, 1))
+            listed = ", ".join(unused)
+            found.append(
+                Finding("SL901", f"Unused suppression of {listed}: nothing to suppress on this line",
+                        position, position, row)
+            )
+    return found
 
 
 def _python_syntax_error(source: SourceText, config: Config, path: Path | None) -> list[Finding] | None:

@@ -20,6 +20,7 @@ class Suppressions:
     skip_file: bool = False
     # row -> codes suppressed there; None means every code
     rows: dict[int, frozenset[str] | None] = field(default_factory=dict)
+    columns: dict[int, int] = field(default_factory=dict)  # row -> 1-based column of the comment
 
     def suppresses(self, row: int, code: str) -> bool:
         if row not in self.rows:
@@ -48,6 +49,7 @@ def read_suppressions(text: str) -> Suppressions:
                 continue
             codes = match.group("codes")
             _add(found, token.start[0], frozenset(_CODE.findall(codes.upper())) if codes else None)
+            found.columns.setdefault(token.start[0], token.start[1] + 1)
     return found
 
 

@@ -9,6 +9,7 @@ from stridelint.rules.sl201_elementwise_after_expand import ElementwiseAfterExpa
 from stridelint.rules.sl301_copy_of_broadcast import CopyOfBroadcast
 from stridelint.rules.sl401_write_into_broadcast import WriteIntoBroadcast
 from stridelint.rules.sl900_syntax_error import SyntaxErrorRule
+from stridelint.rules.sl901_unused_suppression import UnusedSuppression
 
 ALL_RULES: tuple[type[Rule], ...] = (
     ReduceOfMaterializedBroadcast,
@@ -17,5 +18,6 @@ ALL_RULES: tuple[type[Rule], ...] = (
     CopyOfBroadcast,
     WriteIntoBroadcast,
     SyntaxErrorRule,
+    UnusedSuppression,
 )
 RULES_BY_CODE: dict[str, type[Rule]] = {rule.code: rule for rule in ALL_RULES}

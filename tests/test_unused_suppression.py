@@ -1,0 +1,43 @@
+"""SL901: stridelint codes in a suppression that nothing on the line needs."""
+
+from pathlib import Path
+
+from stridelint.config import Config
+from stridelint.engine import lint_text
+from stridelint.source import decode
+
+SOURCE = """import torch
+
+
+def f(x, n):
+    e = x.expand(n, -1)
+    a = (e != 0).sum()  # noqa: SL101
+    b = (e != 0).sum()  # noqa: SL102, E501
+    c = 1  # noqa: SL201
+    d = 2  # noqa
+    return a, b, c, d
+"""
+
+
+def _codes(config: Config) -> list[str]:
+    findings = lint_text(decode(SOURCE.encode()), config, Path("m.py")).findings
+    return [f"{f.start.row}:{f.code}" for f in findings]
+
+
+def test_only_stridelint_codes_with_nothing_to_suppress_are_reported():
+    codes = _codes(Config(root=Path("."), source=None))
+    assert "6:SL901" not in codes  # used
+    assert codes.count("7:SL901") == 1 and "7:SL101" in codes  # SL102 unused, SL101 still reported
+    assert "8:SL901" in codes  # nothing on the line
+    assert "9:SL901" not in codes  # a bare noqa may be for another tool
+
+
+def test_a_disabled_rule_code_is_not_unused():
+    codes = _codes(Config(root=Path("."), source=None).with_overrides(ignore=("SL2", "SL102")))
+    assert "8:SL901" not in codes and "7:SL901" not in codes
+
+
+def test_files_the_prefilter_skips_still_report_stale_suppressions():
+    source = decode(b"x = 1  # noqa: SL101\n")
+    findings = lint_text(source, Config(root=Path("."), source=None), Path("m.py")).findings
+    assert [(f.code, f.start.column) for f in findings] == [("SL901", 8)]
