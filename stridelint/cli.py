@@ -64,6 +64,8 @@ def _check_options(command):
         click.option("--no-cache", is_flag=True, help="Neither read nor write the result cache."),
         click.option("--cache-dir", type=click.Path(path_type=Path),
                      help="Where the result cache lives (default: .stridelint_cache next to the config)."),
+        click.option("--add-noqa", is_flag=True,
+                     help="Add a `# noqa: CODE` for every current finding (keeps other comments)."),
         click.option("--runtime-report", type=click.Path(path_type=Path),
                      help="A `pytest --stridelint-runtime-json` report: mark confirmed findings "
                           "and list runtime events no rule predicted."),
@@ -92,6 +94,21 @@ def fix(**options) -> None:
     """Check PATHS and apply fixes (`check --fix`)."""
     options["fix"] = True
     sys.exit(_guarded(_run_check, **options))
+
+
+def _add_noqa(files: list[Path], config) -> int:
+    from stridelint.engine import add_noqa_to_file
+
+    added = 0
+    errors = False
+    for path in files:
+        report, changed = add_noqa_to_file(path, config)
+        added += changed
+        for message in ([report.error] if report.error else []) + report.internal_errors:
+            errors = True
+            click.echo(f"stridelint: error: {report.path}: {message}", err=True)
+    click.echo(f"Added {added} noqa directive{'' if added == 1 else 's'}.", err=True)
+    return EXIT_ERROR if errors else EXIT_CLEAN
 
 
 def _guarded(command, **options) -> int:
@@ -133,6 +150,7 @@ def _run_check(
     no_cache: bool,
     cache_dir: Path | None,
     runtime_report: Path | None,
+    add_noqa: bool,
 ) -> int:
     from stridelint.config import ConfigError, load_config
     from stridelint.discovery import DiscoveryError, discover, is_excluded
@@ -167,6 +185,8 @@ def _run_check(
             files = discover(list(paths) or [Path(".")], config, force_exclude=force_exclude)
         except DiscoveryError as error:
             _fail(str(error))
+        if add_noqa:
+            return _add_noqa(files, config)
         cache = None if no_cache else default_cache(config, cache_dir)
         reports = run_files(files, config, mode, jobs=jobs or os.cpu_count() or 1, cache=cache)
 

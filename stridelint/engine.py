@@ -302,6 +302,34 @@ def check_file(
     return report
 
 
+def add_noqa_to_file(path: Path, config: Config) -> tuple[FileReport, int]:
+    """Suppress the file's current findings in place; returns the report and the rows changed."""
+    from stridelint.noqa import add_noqa
+
+    display = str(path)
+    try:
+        data = path.read_bytes()
+        source = decode(data)
+    except OSError as error:
+        return FileReport(display, "", error=error.strerror or str(error)), 0
+    except SourceError as error:
+        return FileReport(display, "", error=str(error)), 0
+    result = lint_text(source, config, path)
+    text, changed = add_noqa(source.text, result.findings)
+    report = FileReport(display, text, [], internal_errors=result.internal_errors)
+    if not changed:
+        return report, 0
+    if not _parses(text):
+        report.error = "adding noqa comments would break the file; not written"
+        return report, 0
+    try:
+        write_atomically(path, data, source.encode(text))
+    except WriteError as error:
+        report.error = f"not written: {error}"
+        return report, 0
+    return report, changed
+
+
 def default_cache(config: Config, directory: Path | None) -> ResultCache:
     return ResultCache(directory or config.root / CACHE_DIR_NAME, config.fingerprint())
 
