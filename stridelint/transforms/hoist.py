@@ -16,13 +16,13 @@ a name reads (`reaching_assignment`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
 
 import libcst as cst
 
 from stridelint.analysis import torch_ops
 from stridelint.analysis.dataflow import FunctionFlow
 from stridelint.analysis.module import ModuleFacts
+from stridelint.analysis.tree import assigned_names, walk
 from stridelint.findings import Applicability, Edit, Fix
 
 # ---- uses of a value ----------------------------------------------------------------------
@@ -384,29 +384,6 @@ def simple_assignment(statement: cst.CSTNode, name: str) -> cst.Assign | None:
     ):
         return assign
     return None
-
-
-def assigned_names(statement: cst.CSTNode) -> set[str]:
-    """Names a statement (and anything nested in it) may bind."""
-    names: set[str] = set()
-    for node in walk(statement):
-        targets: list[cst.CSTNode] = []
-        if isinstance(node, cst.AssignTarget):
-            targets = [node.target]
-        elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr, cst.For, cst.CompFor)):
-            targets = [node.target]
-        elif isinstance(node, cst.AsName):
-            targets = [node.name]
-        elif isinstance(node, cst.Del):
-            targets = [node.target]
-        for target in targets:
-            if isinstance(target, (cst.Name, cst.Tuple, cst.List, cst.StarredElement)):
-                names |= {n.value for n in walk(target) if isinstance(n, cst.Name)}
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-            names.add(node.name.value)
-        if isinstance(node, (cst.Global, cst.Nonlocal)):
-            names |= {item.name.value for item in node.names}
-    return names
 
 
 # ---- the expand an operand comes from -----------------------------------------------------
@@ -816,11 +793,3 @@ def _delete_line(facts: ModuleFacts, statement: cst.SimpleStatementLine) -> Edit
 
 def fix(applicability: Applicability, message: str, edit: Edit | None) -> Fix | None:
     return Fix(applicability, message, (edit,)) if edit is not None else None
-
-
-def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(current.children)

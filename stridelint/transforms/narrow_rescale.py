@@ -23,6 +23,7 @@ from stridelint.analysis import torch_ops
 from stridelint.analysis.dataflow import STARRED, FunctionFlow, reduction_dim
 from stridelint.analysis.module import ModuleFacts
 from stridelint.analysis.names import dotted
+from stridelint.analysis.tree import assigned_names, walk
 from stridelint.analysis.values import Derived, Scalar, Sink
 from stridelint.findings import Applicability, Edit, Fix
 from stridelint.transforms import helpers
@@ -447,7 +448,7 @@ def _require_all_uses_visited(plan: _Plan, sink: Sink) -> None:
 
 def _require_pure(facts: ModuleFacts, operand: cst.BaseExpression) -> None:
     """Moving the operand's evaluation one statement earlier must not change anything."""
-    for node in _walk(operand):
+    for node in walk(operand):
         if isinstance(node, cst.Call):
             method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
             qualified = facts.imports.resolve(node.func)
@@ -475,7 +476,7 @@ def _earlier_narrowing(
             continue
         watched = set(bound[0]) | {bound[1]} | _names_in(_operands_expression(earlier))
         between = siblings[index + 1 : position]
-        if any(_assigned_names(s) & watched for s in between):
+        if any(assigned_names(s) & watched for s in between):
             return None
         return bound
     return None
@@ -503,28 +504,6 @@ def _narrowing_targets(
 
 def _operands_expression(statement: cst.SimpleStatementLine) -> cst.CSTNode:
     return statement.body[0].value
-
-
-def _assigned_names(statement: cst.CSTNode) -> set[str]:
-    """Names a statement (and anything nested in it) may bind."""
-    names = set()
-    for node in _walk(statement):
-        targets: list[cst.CSTNode] = []
-        if isinstance(node, cst.AssignTarget):
-            targets = [node.target]
-        elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr)):
-            targets = [node.target]
-        elif isinstance(node, (cst.For, cst.CompFor)):
-            targets = [node.target]
-        elif isinstance(node, cst.AsName):
-            targets = [node.name]
-        for target in targets:
-            names |= {n.value for n in _walk(target) if isinstance(n, cst.Name)}
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-            names.add(node.name.value)
-        if isinstance(node, cst.Del):
-            names |= {n.value for n in _walk(node.target) if isinstance(n, cst.Name)}
-    return names
 
 
 def _insertion_anchor(facts: ModuleFacts, statement: cst.CSTNode | None) -> tuple[int, str]:
@@ -556,14 +535,8 @@ def _has_keyword(call: cst.Call, keyword: str) -> bool:
     return any(a.keyword is not None and a.keyword.value == keyword for a in call.args)
 
 
-def _walk(node: cst.CSTNode):
-    yield node
-    for child in node.children:
-        yield from _walk(child)
-
-
 def _names_in(func: cst.FunctionDef) -> set[str]:
-    return {n.value for n in _walk(func) if isinstance(n, cst.Name)}
+    return {n.value for n in walk(func) if isinstance(n, cst.Name)}
 
 
 def _stem(node: cst.BaseExpression) -> str:
