@@ -188,7 +188,11 @@ def _run_check(
         if add_noqa:
             return _add_noqa(files, config)
         cache = None if no_cache else default_cache(config, cache_dir)
-        reports = run_files(files, config, mode, jobs=jobs or os.cpu_count() or 1, cache=cache)
+        from stridelint.output.progress import progress
+
+        with progress(len(files), quiet=quiet) as tick:
+            reports = run_files(files, config, mode, jobs=jobs or os.cpu_count() or 1, cache=cache,
+                                on_checked=tick)
 
     misses = ""
     if runtime_report is not None:

@@ -27,6 +27,8 @@ from stridelint.source import SourceError, SourceText, apply_edits, decode
 from stridelint.suppression import Suppressions, read_suppressions
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import libcst as cst
 
     from stridelint.config import Config
@@ -341,13 +343,25 @@ def run_files(
     *,
     jobs: int,
     cache: ResultCache | None,
+    on_checked: Callable[[], None] | None = None,
 ) -> list[FileReport]:
-    """Check files, in parallel worker processes when it pays; reports keep the files' order."""
+    """Check files, in parallel worker processes when it pays; reports keep the files' order.
+
+    `on_checked` is called once per file as its report arrives (a progress bar's tick).
+    """
     work = functools.partial(check_file, config=config, mode=mode, cache=cache)
     if jobs <= 1 or len(files) < 8 * jobs:  # a pool costs more than a pre-commit batch
-        return [work(path) for path in files]
+        reports = map(work, files)
+        return [_ticked(report, on_checked) for report in reports]
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(work, files, chunksize=max(1, min(16, len(files) // (4 * jobs)))))
+        reports = pool.map(work, files, chunksize=max(1, min(16, len(files) // (4 * jobs))))
+        return [_ticked(report, on_checked) for report in reports]
+
+
+def _ticked(report: FileReport, on_checked: Callable[[], None] | None) -> FileReport:
+    if on_checked is not None:
+        on_checked()
+    return report
 
 
 class WriteError(Exception):

@@ -1,4 +1,8 @@
-"""GitHub Actions workflow commands: each finding becomes an annotation on the pull request."""
+"""GitHub Actions workflow commands: each finding becomes an annotation on the pull request.
+
+Every finding is an `::error`, as the check's non-zero exit treats it; a rule's softer
+severity is carried by SARIF's `level`, where code scanning can filter on it.
+"""
 
 from __future__ import annotations
 
@@ -20,27 +24,20 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def level(code: str, rules: Mapping[str, type[Rule]]) -> str:
-    """The rule's severity; a code no rule owns (a tool error) is an error."""
-    rule = rules.get(code)
-    return "error" if rule is None else rule.severity
-
-
-def _command(path: str, finding: Finding, rules: Mapping[str, type[Rule]]) -> str:
+def _command(path: str, finding: Finding) -> str:
     properties = {
-        "title": f"stridelint ({finding.code})",
         "file": path,
         "line": finding.start.row,
         "col": finding.start.column,
         "endLine": finding.end.row,
         "endColumn": finding.end.column,
+        "title": finding.code,
     }
     joined = ",".join(f"{key}={_escape_property(str(value))}" for key, value in properties.items())
-    message = _escape_data(f"{finding.code} {finding.message}")
-    return f"::{level(finding.code, rules)} {joined}::{message}\n"
+    return f"::error {joined}::{_escape_data(finding.message)}\n"
 
 
 def render(
     files: Sequence[CheckedFile], rules: Mapping[str, type[Rule]], options: RenderOptions
 ) -> str:
-    return "".join(_command(report.path, f, rules) for report, findings in files for f in findings)
+    return "".join(_command(report.path, f) for report, findings in files for f in findings)

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 from urllib.parse import quote
 
 import stridelint
-from stridelint.output.github import level
 
 if TYPE_CHECKING:
     from stridelint.findings import Finding, Fix, Position
@@ -21,6 +20,12 @@ SCHEMA_URI = (
 )
 INFORMATION_URI = "https://stridelint.dev"
 _WHAT_IT_DOES = re.compile(r"^#+\s*What it does\s*\n(.*?)(?=^#|\Z)", re.MULTILINE | re.DOTALL)
+
+
+def _level(code: str, rules: Mapping[str, type[Rule]]) -> str:
+    """The rule's severity; a code no rule owns (a tool error) is an error."""
+    rule = rules.get(code)
+    return "error" if rule is None else rule.severity
 
 
 def _uri(path: str) -> str:
@@ -81,7 +86,7 @@ def _result(
     if finding.code in rule_index:
         result["ruleIndex"] = rule_index[finding.code]
     result |= {
-        "level": level(finding.code, rules),
+        "level": _level(finding.code, rules),
         "message": {"text": finding.message},
         "locations": [
             {

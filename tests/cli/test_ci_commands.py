@@ -9,7 +9,8 @@ def test_github_annotations(run):
     run.write("bad.py", BROADCAST_SUM)
     result = run("check", "--output-format", "github", ".")
     assert result.returncode == 1
-    assert result.stdout.startswith("::warning title=stridelint (SL101),file=bad.py,line=6,col=13")
+    assert result.stdout.startswith("::error file=bad.py,line=6,col=13,endLine=6,endColumn=")
+    assert ",title=SL101::" in result.stdout
 
 
 def test_sarif_with_exit_zero_then_patch_then_fix(run):

@@ -323,13 +323,13 @@ def test_json_lines_prints_one_compact_record_per_line():
 # --- github ------------------------------------------------------------------------------
 
 
-def test_github_annotation_levels_follow_rule_severity():
+def test_github_annotations_are_errors_titled_by_code():
     text = render("github", [report(REDUCTION, COPY)], RULES, PLAIN)
     assert text == (
-        "::warning title=stridelint (SL301),file=pkg/hook.py,line=2,col=9,endLine=2,endColumn=26"
-        "::SL301 Copy of a broadcast tensor\n"
-        "::error title=stridelint (SL101),file=pkg/hook.py,line=3,col=12,endLine=3,endColumn=26"
-        "::SL101 `(m != 0).sum()` materializes the broadcast `m`\n"
+        "::error file=pkg/hook.py,line=2,col=9,endLine=2,endColumn=26,title=SL301"
+        "::Copy of a broadcast tensor\n"
+        "::error file=pkg/hook.py,line=3,col=12,endLine=3,endColumn=26,title=SL101"
+        "::`(m != 0).sum()` materializes the broadcast `m`\n"
     )
 
 
@@ -338,9 +338,8 @@ def test_github_escapes_data_and_properties():
     found = Finding("SL301", message, Position(1, 1), Position(1, 2), noqa_row=1)
     text = render("github", [report(found, path="dir,x/a:b.py")], RULES, PLAIN)
     assert text == (
-        "::warning title=stridelint (SL301),file=dir%2Cx/a%3Ab.py,"
-        "line=1,col=1,endLine=1,endColumn=2"
-        "::SL301 100%25 copy%0Aof mask: a, b\n"
+        "::error file=dir%2Cx/a%3Ab.py,line=1,col=1,endLine=1,endColumn=2,title=SL301"
+        "::100%25 copy%0Aof mask: a, b\n"
     )
 
 
