@@ -17,6 +17,7 @@ Ruff, Fixit and TorchFix are looked up on PATH or with --peers-bin (a venv's bin
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import shutil
@@ -134,7 +135,7 @@ def run(
 
 
 def _precommit(corpus: Path) -> dict:
-    """Five files as pre-commit passes them: none a candidate, then one."""
+    """Five files as pre-commit passes them: none a candidate, then one (parsed with LibCST)."""
     from stridelint.prefilter import may_have_findings
 
     plain, candidates = [], []
@@ -142,7 +143,11 @@ def _precommit(corpus: Path) -> dict:
         text = file.read_text(encoding="utf-8", errors="replace")
         lines = text.count("\n")
         if 100 <= lines <= 600:
-            (candidates if may_have_findings(text) else plain).append(str(file))
+            try:
+                candidate = may_have_findings(ast.parse(text))
+            except SyntaxError:
+                continue
+            (candidates if candidate else plain).append(str(file))
         if len(plain) >= 5 and candidates:
             break
     command = [sys.executable, "-m", "stridelint", "check", "--isolated", "--no-cache", "--exit-zero", "-q"]

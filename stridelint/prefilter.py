@@ -1,31 +1,120 @@
-"""Decide from the text alone whether a file can produce a broadcast finding.
+"""Decide from the interpreter's own syntax tree whether a file can produce a broadcast finding.
 
-Every broadcast fact the analysis can reach starts from a token this regex finds: a
-stride-0 source (`expand`, `broadcast_to`, `broadcast_tensors`, `as_strided`,
-`empty_strided`), a docstring that says "broadcast", a stride check, a jaxtyping `#` dim or
-a configured hint name. A string escape (`\\x63` for `c`) could spell any of them, so a file with one
-is parsed too. A file without one is only checked for syntax errors (with the
-interpreter's fast parser), never parsed with LibCST: most files of a real tree.
+Every broadcast fact the analysis can reach starts from one of these, so a file with none
+is never parsed with LibCST (most files of a real tree, and most Triton kernel files, which
+mention strides everywhere but never compare one with 0):
+
+- a stride-0 source: a name or attribute containing `expand`, `broadcast`, `as_strided` or
+  `empty_strided` (imports and aliases included);
+- a string that says "broadcast" (a docstring, a hook's documented `args` entry);
+- a `#` in a string inside a parameter annotation (a jaxtyping broadcastable dim);
+- a comparison of a stride with 0: `x.stride(d) == 0`, `x.stride()[d] != 0`, `s == 0` where
+  `s` was assigned from `x.stride(...)`;
+- a configured `broadcast-hints` name, as a name, attribute, parameter or string.
+
+It reads the tree, not the text, because strings are compared after evaluation: an escape
+(`broad\\x63ast`), a backslash-newline or implicit concatenation cannot hide a word from it.
+The tree is `compile(..., PyCF_ONLY_AST)`, which the engine needs anyway to report syntax
+errors in files it does not parse with LibCST.
 """
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
+import ast
+from collections.abc import Iterable
 
-_TRIGGERS = (
-    r"expand|broadcast|stride|as_strided"
-    r"|[\"'][^\"'\n]*#"  # a `#` dim in a jaxtyping string
-    r'|"""[^"]*#' r"|'''[^']*#"  # ... in a triple-quoted one, over several lines
-    r"|\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|N\{|[0-7]{3})"  # escapes hide words
-)
+_SOURCE_WORDS = ("expand", "broadcast", "as_strided", "empty_strided")
 
 
-@lru_cache(maxsize=32)
-def _pattern(hints: tuple[str, ...]) -> re.Pattern[str]:
-    words = "".join(f"|\\b{re.escape(h)}\\b" for h in hints)
-    return re.compile(_TRIGGERS + words, re.IGNORECASE)
+def may_have_findings(tree: ast.AST, broadcast_hints: Iterable[str] = ()) -> bool:
+    hints = frozenset(broadcast_hints)
+    stride_names: set[str] = set()
+    zero_compared: list[ast.expr] = []
+    # `ast.walk` without its per-node generators, in no particular order, skipping the
+    # Load/Store context leaves: about twice as fast, and this runs on every file.
+    stack: list[object] = [tree]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            if _names_a_source(node.id, hints):
+                return True
+            continue
+        if kind is ast.Attribute:
+            if _names_a_source(node.attr, hints):
+                return True
+        elif kind is ast.Constant:
+            value = node.value
+            if type(value) is str and ("broadcast" in value.lower() or value in hints):
+                return True
+            continue
+        elif kind is ast.alias:
+            if _names_a_source(node.name, hints) or (
+                node.asname is not None and _names_a_source(node.asname, hints)
+            ):
+                return True
+            continue
+        elif kind is ast.arg:
+            if _names_a_source(node.arg, hints) or (
+                node.annotation is not None and _has_string_with(node.annotation, "#")
+            ):
+                return True
+        elif kind is ast.Assign:
+            if _is_stride_read(node.value):
+                stride_names.update(_bound_names(node.targets))
+        elif kind is ast.Compare:
+            zero_compared.extend(_compared_with_zero(node))
+        elif not isinstance(node, ast.AST):
+            continue  # None, or a name in `global a, b`
+        for field in node._fields:
+            child = getattr(node, field, None)
+            if type(child) is list:
+                stack.extend(child)
+            elif field != "ctx":
+                stack.append(child)
+    return any(
+        _is_stride_read(operand) or (isinstance(operand, ast.Name) and operand.id in stride_names)
+        for operand in zero_compared
+    )
 
 
-def may_have_findings(text: str, broadcast_hints: tuple[str, ...] = ()) -> bool:
-    return _pattern(tuple(sorted(broadcast_hints))).search(text) is not None
+def _names_a_source(name: str, hints: frozenset[str]) -> bool:
+    lowered = name.lower()
+    return name in hints or any(word in lowered for word in _SOURCE_WORDS)
+
+
+def _has_string_with(node: ast.AST, text: str) -> bool:
+    return any(
+        isinstance(inner, ast.Constant) and isinstance(inner.value, str) and text in inner.value
+        for inner in ast.walk(node)
+    )
+
+
+def _is_stride_read(node: ast.expr) -> bool:
+    """`x.stride(d)`, `x.stride()` or `x.stride()[d]`."""
+    if isinstance(node, ast.Subscript):
+        node = node.value
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "stride"
+    )
+
+
+def _bound_names(targets: list[ast.expr]) -> Iterable[str]:
+    for target in targets:
+        for inner in ast.walk(target):
+            if isinstance(inner, ast.Name):
+                yield inner.id
+
+
+def _compared_with_zero(node: ast.Compare) -> list[ast.expr]:
+    """The other side of a single comparison with the integer literal 0."""
+    if len(node.comparators) != 1:
+        return []
+    left, right = node.left, node.comparators[0]
+    return [
+        other
+        for zero, other in ((right, left), (left, right))
+        if isinstance(zero, ast.Constant) and type(zero.value) is int and zero.value == 0
+    ]

@@ -42,16 +42,21 @@ def docstring_evidence(func: cst.FunctionDef, position_of: PositionOf) -> dict[s
     docstring = func.get_docstring(clean=True)
     if not docstring:
         return {}
-    body = func.body.body
-    where = position_of(body[0]) if body else position_of(func)
     found = {}
     entries = _docstring_entries(docstring)
     for param in parameters(func):
         name = param.name.value
         entry = entries.get(name) or _lines_quoting(docstring, name)
         if entry and _BROADCAST_WORD.search(entry):
+            where = _docstring_position(func, position_of)
             found[name] = Evidence(f"the docstring says `{name}` may be broadcast", where)
     return found
+
+
+def _docstring_position(func: cst.FunctionDef, position_of: PositionOf) -> Position:
+    """Asked for only once a docstring does say something: the first position costs a
+    whole-module pass, and most docstrings never mention broadcasting."""
+    return position_of(func.body.body[0]) if func.body.body else position_of(func)
 
 
 def documented_broadcast_names(func: cst.FunctionDef, position_of: PositionOf) -> dict[str, Evidence]:
@@ -60,13 +65,14 @@ def documented_broadcast_names(func: cst.FunctionDef, position_of: PositionOf) -
     docstring = func.get_docstring(clean=True)
     if not docstring:
         return {}
-    where = position_of(func.body.body[0]) if func.body.body else position_of(func)
     found = {}
     for name, entry in _docstring_entries(docstring).items():
         if _BROADCAST_WORD.search(entry):
+            where = _docstring_position(func, position_of)
             found[name] = Evidence(f"the docstring says `{name}` may be broadcast", where)
     for quoted in re.findall(r"`{1,2}([A-Za-z_]\w*)`{1,2}", docstring):
         if quoted not in found and _BROADCAST_WORD.search(_lines_quoting(docstring, quoted)):
+            where = _docstring_position(func, position_of)
             found[quoted] = Evidence(f"the docstring says `{quoted}` may be broadcast", where)
     return found
 

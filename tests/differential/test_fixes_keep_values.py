@@ -25,7 +25,10 @@ dicts:
   farther from exact (rounded to the result's dtype) than the original, plus 2·eps·magnitude.
   An fp16 product can overflow to inf, or lose its digits in subnormals, in the original's
   evaluation order while the narrowed form computes it to full precision: that is the
-  original's error, not the fix's.
+  original's error, not the fix's. Where results fall among the subnormals, precision is
+  absolute, not relative (each rounding there may be off by half the smallest subnormal), so
+  the bound also allows `TOL_K` smallest subnormals: an fp16 product whose exact value lies
+  between two subnormals may round to either, whichever order computed it.
 * Python numbers and strings: equal.
 
 Each (case, output) runs 2000 derandomized examples.
@@ -154,8 +157,9 @@ def _assert_close_floats(orig, fixed, exact: bool, bounds: Bounds, where: str) -
         raise AssertionError(f"{where}: a safe fix changed float values: {orig} != {fixed}")
     magnitude, reference = bounds.magnitude, bounds.reference
     assert magnitude is not None, f"{where}: float results differ; the spec needs a magnitude"
-    eps = torch.finfo(orig.dtype).eps
-    tolerance = TOL_K * eps * magnitude
+    info = torch.finfo(orig.dtype)
+    eps = info.eps
+    tolerance = TOL_K * (eps * magnitude + info.smallest_normal * eps)  # + TOL_K subnormals
     special = ~a.isfinite() | ~b.isfinite()
     close = same | (~special & ((a - b).abs() <= tolerance))
     if bool(close.all()):
@@ -169,7 +173,7 @@ def _assert_close_floats(orig, fixed, exact: bool, bounds: Bounds, where: str) -
             return
     worst = float((a - b).abs()[~close].max())
     raise AssertionError(
-        f"{where}: |fixed - orig| = {worst:.6g} > {TOL_K}·eps·Σ|x| = {tolerance:.6g}"
+        f"{where}: |fixed - orig| = {worst:.6g} > {TOL_K}·(eps·Σ|x| + subnormal) = {tolerance:.6g}"
         f"{' (and not closer to exact)' if reference is not None else ''}: {orig} vs {fixed}"
     )
 

@@ -253,11 +253,12 @@ def test_generator_is_not_vacuous() -> None:
     assert with_finding >= 0.7 * len(SAMPLE)
     assert with_fix >= 0.5 * len(SAMPLE)
     for feature in ("src_expand", "ev_docstring", "op_sum", "partial_then_full", "if_else",
-                    "for_loop", "dim_runtime", "named_mask", "keepdim"):  # fmt: skip
+                    "for_loop", "dim_runtime", "named_mask", "keepdim",
+                    "split_evidence"):  # fmt: skip
         assert feature in features, feature
 
 
-# ---- tool bugs found by the generator (minimal modules; strict xfails) ----------------------
+# ---- tool bugs found by the generator, as minimal modules -----------------------------------
 
 
 def _lint(source: str, prefilter: bool = True):
@@ -310,19 +311,18 @@ def test_regression_quoted_jaxtyping_annotation_is_evidence() -> None:
     assert [f.code for f in _lint(QUOTED_ANNOTATION).findings] == ["SL101"]
 
 
-# Evidence the analysis reads from evaluated strings but the raw text hides from the regex.
+# Evidence the analysis reads from evaluated strings but the raw text hides: found by the
+# generator when the pre-filter was a regex over the text. Fixed since: the pre-filter reads
+# the interpreter's syntax tree, where strings are already evaluated and joined.
 HIDDEN_EVIDENCE = {
-    # found by the generator, fixed since (the pre-filter now looks for escapes and for `#`
-    # anywhere in a triple-quoted string)
     "escaped-docstring": 'def count(mask):\n    """Args:\n        mask: broad\\x63astable to the'
     ' output.\n    """\n    return (mask != 0).sum()\n',
     "escaped-annotation": "from __future__ import annotations\n\n\n"
     'def count(mask: Bool[Tensor, "\\x23b n"]):\n    return (mask != 0).sum()\n',
     "triple-quoted-annotation": "from __future__ import annotations\n\n\n"
     'def count(mask: Bool[Tensor, """b\n#n"""]):\n    return (mask != 0).sum()\n',
-}
-STILL_HIDDEN_EVIDENCE = {
     # a backslash line continuation inside the string splits the word or precedes the `#`
+    # (generator switch: `Options(split_evidence=True)`)
     "continued-docstring": 'def count(mask):\n    """Args:\n        mask: broad\\\ncastable to the'
     ' output.\n    """\n    return (mask != 0).sum()\n',
     "continued-annotation": "from __future__ import annotations\n\n\n"
@@ -341,15 +341,5 @@ def _assert_prefilter_keeps_findings(source: str) -> None:
 
 
 @pytest.mark.parametrize("kind", sorted(HIDDEN_EVIDENCE))
-def test_regression_prefilter_sees_escaped_evidence(kind: str) -> None:
+def test_regression_prefilter_sees_hidden_evidence(kind: str) -> None:
     _assert_prefilter_keeps_findings(HIDDEN_EVIDENCE[kind])
-
-
-@pytest.mark.xfail(strict=True, reason="the pre-filter misses evidence split across source lines")
-@pytest.mark.parametrize("kind", sorted(STILL_HIDDEN_EVIDENCE))
-def test_bug_prefilter_drops_split_evidence(kind: str) -> None:
-    """The analysis reads evaluated strings (`get_docstring`, `evaluated_value`); the
-    pre-filter reads the raw text, where a backslash-newline inside a string literal (or
-    the boundary between implicitly concatenated literals) can split "broadcast" or put
-    the jaxtyping `#` on a line of its own. Generator switch: `Options(split_evidence=True)`."""
-    _assert_prefilter_keeps_findings(STILL_HIDDEN_EVIDENCE[kind])
