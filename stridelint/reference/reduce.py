@@ -30,8 +30,15 @@ SCALE_DTYPES = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
 # Tile shapes measured on an H200 (benchmarks/reduce_bench.py). When x is contiguous along the
 # reduced dim, many small programs of one 2048-element row each keep HBM busiest.
 ROW_TILE = 2048
-# Otherwise a program sums INNER_BLOCK contiguous columns over strided rows, 128 x 128 when the
-# reduced dim is long; a short one widens the columns (up to MAX_COLUMNS) to keep tiles full.
+# Otherwise, while the reduced dim is at most ONE_ROW_MAX_K long and there are programs enough
+# to fill the GPU, a program sums ONE_ROW_COLUMNS contiguous columns one reduced row at a time:
+# x, mask and scale then share one register layout (a 2-D tile gives a 1-byte mask and 2-byte x
+# different vector widths, and the layout conversion cost up to 5x: benchmarks/tile_sweep.py).
+ONE_ROW_COLUMNS = 1024
+ONE_ROW_MAX_K = 256
+ONE_ROW_MIN_PROGRAMS = 1024
+# Else INNER_BLOCK contiguous columns over strided rows, 128 x 128 when the reduced dim is long;
+# a short one widens the columns (up to MAX_COLUMNS) to keep tiles full.
 COLUMN_TILE = 16384
 INNER_BLOCK = 128
 MAX_COLUMNS = 1024
@@ -106,13 +113,16 @@ def _reduce_kernel(
     tl.store(Y + y_offsets, tl.sum(acc, axis=1).to(Y.dtype.element_ty), mask=i_ok)
 
 
-def _tile_shape(size_i: int, size_k: int, reduced_is_fast: bool) -> tuple[int, int, int]:
+def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool) -> tuple[int, int, int]:
     """(BLOCK_I, BLOCK_K, num_warps): the tile's long side runs along x's contiguous axis, so
     loads coalesce whether or not that axis is the reduced one."""
+    programs_one_row = size_o * triton.cdiv(size_i, ONE_ROW_COLUMNS)
     size_i, size_k = triton.next_power_of_2(max(size_i, 1)), triton.next_power_of_2(max(size_k, 1))
     if reduced_is_fast:
         block_k = min(size_k, ROW_TILE)
         return min(size_i, ROW_TILE // block_k), block_k, 4
+    if size_k <= ONE_ROW_MAX_K and programs_one_row >= ONE_ROW_MIN_PROGRAMS:
+        return min(size_i, ONE_ROW_COLUMNS), 1, 4
     block_k = min(size_k, COLUMN_TILE // INNER_BLOCK)
     block_i = min(size_i, COLUMN_TILE // block_k, MAX_COLUMNS)
     # 8 warps pay off only on full tiles; on a reduced dim of 4 they were 3x slower than 4.
@@ -182,7 +192,7 @@ def reduce(x, dim, mask=None, scale=None, *, out=None, out_dtype=None):
     inner = fast_dim if fast_dim != dim else max(kept_dims, key=lambda d: x.shape[d])
     outer = kept_dims[0] if kept_dims[1] == inner else kept_dims[1]
     roles = (outer, inner, dim)
-    block_i, block_k, num_warps = _tile_shape(x.shape[inner], x.shape[dim], fast_dim == dim)
+    block_i, block_k, num_warps = _tile_shape(x.shape[outer], x.shape[inner], x.shape[dim], fast_dim == dim)
     mask_broadcast = _broadcast_flags(mask, roles)
     scale_broadcast = _broadcast_flags(scale, roles)
     grid = (x.shape[outer] * triton.cdiv(x.shape[inner], block_i),)

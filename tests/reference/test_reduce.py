@@ -3,13 +3,14 @@
 On CPU the kernel runs in Triton's interpreter (see conftest.py), so shapes stay tiny.
 """
 
+import importlib
 import itertools
 import re
 from types import SimpleNamespace
 
 import pytest
 import torch
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from stridelint.reference import reduce
@@ -208,6 +209,44 @@ def test_random_cases_match_torch(case):
     assert_matches_reference(*case)
 
 
+REDUCE_MODULE = importlib.import_module("stridelint.reference.reduce")  # not the function
+
+
+@pytest.fixture
+def one_row_tiles(monkeypatch):
+    """Tiny shapes take the one-reduced-row tile that only large grids choose by default."""
+    monkeypatch.setattr(REDUCE_MODULE, "ONE_ROW_MIN_PROGRAMS", 1)
+
+
+# The fixture only sets a constant: sharing it across the generated inputs is what is wanted.
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(reduce_cases())
+def test_random_cases_match_torch_with_one_row_tiles(one_row_tiles, case):
+    assert REDUCE_MODULE._tile_shape(4, 6, 6, False)[1] == 1  # the path under test
+    assert_matches_reference(*case)
+
+
+@pytest.mark.parametrize(
+    ("shape", "dim", "one_row"),
+    [
+        ((8192, 4, 8192), 1, True),  # the benchmark's short reduced dims
+        ((4, 8192, 8192), 0, True),
+        ((128, 256, 8192), 1, True),
+        ((32, 1024, 8192), 1, False),  # long reduced dim: 2-D tiles give more programs
+        ((4, 256, 8192), 1, False),  # too few programs to fill the GPU
+        ((8192, 8192, 4), 2, False),  # reduced dim contiguous: row tiles
+    ],
+)
+def test_tile_choice(shape, dim, one_row):
+    kept = [d for d in range(3) if d != dim]
+    fast = 2
+    inner = fast if fast != dim else max(kept, key=lambda d: shape[d])
+    outer = kept[0] if kept[1] == inner else kept[1]
+    block_i, block_k, _ = REDUCE_MODULE._tile_shape(shape[outer], shape[inner], shape[dim], dim == fast)
+    assert (block_k == 1) == one_row
+    assert block_i * block_k <= REDUCE_MODULE.COLUMN_TILE
+
+
 @pytest.mark.parametrize(
     ("call", "message"),
     [
@@ -248,6 +287,17 @@ def test_compiled_kernel_on_medium_shape(dim):
     x = make_x(shape, torch.float16)
     assert_matches_reference(x, dim, make_mask((64, 48, 1), torch.bool), make_scale((1000,)))
     assert_matches_reference(x, dim, make_mask(shape, torch.int32))
+
+
+@pytest.mark.gpu
+@gpu
+@pytest.mark.parametrize("mask_dtype", [torch.bool, torch.int32])
+def test_compiled_kernel_with_one_row_tiles(mask_dtype):
+    shape = (1024, 4, 1000)  # 1024 programs over a reduced dim of 4: the one-row tile
+    x = make_x(shape, torch.float16)
+    assert REDUCE_MODULE._tile_shape(1024, 1000, 4, False)[1] == 1
+    assert_matches_reference(x, 1, make_mask(shape, mask_dtype), make_scale((1024, 1, 1)))
+    assert_matches_reference(x, 1, make_mask((1, 1, 1000), mask_dtype))
 
 
 @pytest.mark.gpu
