@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from stridelint.config import Config
 
 MAX_FIX_ROUNDS = 10
+_TOO_DEEP = "too deeply nested for the parser; not checked"
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,10 @@ def lint_text(
     if suppressions.skip_file:
         return LintResult([])
     if prefilter:
-        tree = _python_tree(source, path)
+        try:
+            tree = _python_tree(source, path)
+        except (MemoryError, RecursionError):  # LibCST's native parser could crash on it
+            return LintResult([], [_TOO_DEEP])
         if tree is not None and not may_have_findings(tree, config.broadcast_hints):
             return LintResult(_unused_suppressions(suppressions, [], config, path))
         # A file the interpreter rejects goes on to LibCST, which reports the syntax error
@@ -74,7 +78,7 @@ def lint_text(
     except cst.ParserSyntaxError as error:
         return LintResult(_syntax_error(source, error, config, path))
     except RecursionError:
-        return LintResult([], ["too deeply nested for the parser; not checked"])
+        return LintResult([], [_TOO_DEEP])
     except Exception as error:  # LibCST rejects some inputs (e.g. null bytes) with other errors
         return LintResult(_parse_failure(str(error), config, path))
     context = RuleContext(
@@ -133,10 +137,11 @@ def _unused_suppressions(
 
 
 def _python_tree(source: SourceText, path: Path | None) -> ast.Module | None:
-    """The interpreter's syntax tree (its parser is native: a fraction of LibCST's cost)."""
+    """The interpreter's syntax tree (its parser is native: a fraction of LibCST's cost); None
+    for a syntax error. Nesting too deep for it raises MemoryError or RecursionError."""
     try:
         return compile(source.text, str(path or "<stdin>"), "exec", ast.PyCF_ONLY_AST)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    except (SyntaxError, ValueError):
         return None
 
 

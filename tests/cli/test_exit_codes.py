@@ -110,3 +110,13 @@ def test_undecodable_file_exits_2_without_traceback(run):
     result = run("check", ".")
     assert result.returncode == 2
     assert "latin.py" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_nesting_too_deep_for_the_interpreter_is_an_error_not_a_crash(run):
+    # CPython gives up on this with MemoryError; LibCST's native parser crashed the process.
+    run.write("deep.py", "x = " + "-" * 100_000 + "1\n")
+    run.write("bad.py", BROADCAST_SUM)
+    result = run("check", "--fix", ".")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "stridelint: error: deep.py: too deeply nested for the parser; not checked" in result.stderr
+    assert "_narrow_broadcast" in (run.root / "bad.py").read_text()  # other files still fixed
