@@ -4,8 +4,9 @@ Every broadcast fact the analysis can reach starts from one of these, so a file 
 is never parsed with LibCST (most files of a real tree, and most Triton kernel files, which
 mention strides everywhere but never compare one with 0):
 
-- a stride-0 source: a name or attribute containing `expand`, `broadcast`, `as_strided` or
-  `empty_strided` (imports and aliases included);
+- a stride-0 source: a name or attribute containing the name of one the analysis knows
+  (`expand`, `broadcast_to`, `broadcast_tensors`, `as_strided`, ...; imports and aliases
+  included);
 - a string that says "broadcast" (a docstring, a hook's documented `args` entry);
 - a `#` in a string inside a parameter annotation (a jaxtyping broadcastable dim);
 - a comparison of a stride with 0: `x.stride(d) == 0`, `x.stride()[d] != 0`, `s == 0` where
@@ -23,7 +24,15 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-_SOURCE_WORDS = ("expand", "broadcast", "as_strided", "empty_strided")
+from stridelint.analysis import torch_ops  # tables only: no LibCST import
+
+# The analysis's own stride-0 sources, by their last name: a name containing one (an alias,
+# `import torch.broadcast_to`, `x.expand_as`) keeps the file.
+_SOURCE_WORDS = frozenset(
+    qualified.rsplit(".", 1)[-1]
+    for qualified in torch_ops.BROADCAST_METHODS | torch_ops.BROADCAST_FUNCTIONS
+    | torch_ops.BROADCAST_TUPLE_FUNCTIONS | torch_ops.STRIDED_FUNCTIONS
+)
 
 
 def may_have_findings(tree: ast.AST, broadcast_hints: Iterable[str] = ()) -> bool:

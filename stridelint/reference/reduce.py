@@ -129,6 +129,17 @@ def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool) ->
     return block_i, block_k, 8 if block_i * block_k >= COLUMN_TILE else 4
 
 
+def _roles(x: torch.Tensor, dim: int) -> tuple[tuple[int, int, int], int]:
+    """((outer, inner, reduced) dims of x, x's contiguous dim). k is the reduced dim; i is the
+    kept dim the tile spans, the contiguous one unless x is contiguous along k, in which case
+    the larger kept dim fills the tile best."""
+    kept_dims = [d for d in range(3) if d != dim]
+    fast_dim = min(range(3), key=lambda d: (x.shape[d] == 1, x.stride(d)))
+    inner = fast_dim if fast_dim != dim else max(kept_dims, key=lambda d: x.shape[d])
+    outer = kept_dims[0] if kept_dims[1] == inner else kept_dims[1]
+    return (outer, inner, dim), fast_dim
+
+
 def _expand_operand(name: str, operand: torch.Tensor, x: torch.Tensor, dtypes, kind: str) -> torch.Tensor:
     """Validate a mask or scale and expand it to x's shape as a zero-copy view."""
     if operand.device != x.device:
@@ -186,13 +197,9 @@ def reduce(x, dim, mask=None, scale=None, *, out=None, out_dtype=None):
     if out.numel() == 0:
         return out
 
-    # Roles: k is the reduced dim; i is the kept dim the tile spans, the contiguous one unless
-    # x is contiguous along k, in which case the larger kept dim fills the tile best.
-    fast_dim = min(range(3), key=lambda d: (x.shape[d] == 1, x.stride(d)))
-    inner = fast_dim if fast_dim != dim else max(kept_dims, key=lambda d: x.shape[d])
-    outer = kept_dims[0] if kept_dims[1] == inner else kept_dims[1]
-    roles = (outer, inner, dim)
-    block_i, block_k, num_warps = _tile_shape(x.shape[outer], x.shape[inner], x.shape[dim], fast_dim == dim)
+    roles, fast_dim = _roles(x, dim)
+    outer, inner, _ = roles
+    block_i, block_k, num_warps = _tile_shape(*(x.shape[d] for d in roles), fast_dim == dim)
     mask_broadcast = _broadcast_flags(mask, roles)
     scale_broadcast = _broadcast_flags(scale, roles)
     grid = (x.shape[outer] * triton.cdiv(x.shape[inner], block_i),)

@@ -599,6 +599,9 @@ def _balanced_call(code: str) -> bool:
     return True
 
 
+_COMPARISONS = {"ne0": "!= 0", "gt0": "> 0", "eq1": "== 1", "lt2": "< 2", "ge_half": ">= 0.5"}
+
+
 def _elementwise(fn: _Function, var: Var, *, continuous_only: bool = False) -> Var:
     """One elementwise op applied to `var`."""
     draw, t = fn.draw, fn.module.torch
@@ -616,16 +619,8 @@ def _elementwise(fn: _Function, var: Var, *, continuous_only: bool = False) -> V
         options.remove("float")
     op = draw(_pick(tuple(options)))
     a = _atom(code)
-    if op == "ne0":
-        return Var(f"{a} != 0", var.shape, "bool")
-    if op == "gt0":
-        return Var(f"{a} > 0", var.shape, "bool")
-    if op == "eq1":
-        return Var(f"{a} == 1", var.shape, "bool")
-    if op == "lt2":
-        return Var(f"{a} < 2", var.shape, "bool")
-    if op == "ge_half":
-        return Var(f"{a} >= 0.5", var.shape, "bool")
+    if op in _COMPARISONS:
+        return Var(f"{a} {_COMPARISONS[op]}", var.shape, "bool")
     if op == "thr":
         return Var(f"{a} > {fn.scalar_threshold()}", var.shape, "bool")
     if op == "invert":

@@ -238,11 +238,9 @@ def test_random_cases_match_torch_with_one_row_tiles(one_row_tiles, case):
     ],
 )
 def test_tile_choice(shape, dim, one_row):
-    kept = [d for d in range(3) if d != dim]
-    fast = 2
-    inner = fast if fast != dim else max(kept, key=lambda d: shape[d])
-    outer = kept[0] if kept[1] == inner else kept[1]
-    block_i, block_k, _ = REDUCE_MODULE._tile_shape(shape[outer], shape[inner], shape[dim], dim == fast)
+    roles, fast_dim = REDUCE_MODULE._roles(torch.empty(shape, device="meta"), dim)
+    sizes = (shape[d] for d in roles)
+    block_i, block_k, _ = REDUCE_MODULE._tile_shape(*sizes, dim == fast_dim)
     assert (block_k == 1) == one_row
     assert block_i * block_k <= REDUCE_MODULE.COLUMN_TILE
 
