@@ -9,8 +9,9 @@ mention strides everywhere but never compare one with 0):
   included);
 - a string that says "broadcast" (a docstring, a hook's documented `args` entry);
 - a `#` in a string inside a parameter annotation (a jaxtyping broadcastable dim);
-- a comparison of a stride with 0: `x.stride(d) == 0`, `x.stride()[d] != 0`, `s == 0` where
-  `s` was assigned from `x.stride(...)`;
+- a comparison of a stride with 0: `x.stride(d) == 0`, `x.stride()[d] != 0`, `s == 0` or
+  `s[d] == 0` where `s` was assigned from `x.stride(...)`, or from a call to a function of the
+  module when the module reads strides somewhere (a helper returning strides);
 - a configured `broadcast-hints` name, as a name, attribute, parameter or string.
 
 It reads the tree, not the text, because strings are compared after evaluation: an escape
@@ -39,6 +40,9 @@ def may_have_findings(tree: ast.AST, broadcast_hints: Iterable[str] = ()) -> boo
     hints = frozenset(broadcast_hints)
     stride_names: set[str] = set()
     zero_compared: list[ast.expr] = []
+    reads_strides = False
+    defined: set[str] = set()  # module functions: one may be a stride helper (strides.py)
+    bound_by_call: dict[str, str] = {}  # name -> the module-level function name it came from
     # `ast.walk` without its per-node generators, in no particular order, skipping the
     # Load/Store context leaves: about twice as fast, and this runs on every file.
     stack: list[object] = [tree]
@@ -69,8 +73,17 @@ def may_have_findings(tree: ast.AST, broadcast_hints: Iterable[str] = ()) -> boo
             ):
                 return True
         elif kind is ast.Assign:
-            if _is_stride_read(node.value):
+            value = node.value
+            if _is_stride_read(value):
                 stride_names.update(_bound_names(node.targets))
+            elif type(value) is ast.Call and type(value.func) is ast.Name:
+                for name in _bound_names(node.targets):
+                    bound_by_call[name] = value.func.id
+        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            defined.add(node.name)
+        elif kind is ast.Call:
+            func = node.func
+            reads_strides = reads_strides or (type(func) is ast.Attribute and func.attr == "stride")
         elif kind is ast.Compare:
             zero_compared.extend(_compared_with_zero(node))
         elif not isinstance(node, ast.AST):
@@ -81,10 +94,18 @@ def may_have_findings(tree: ast.AST, broadcast_hints: Iterable[str] = ()) -> boo
                 stack.extend(child)
             elif field != "ctx":
                 stack.append(child)
-    return any(
-        _is_stride_read(operand) or (isinstance(operand, ast.Name) and operand.id in stride_names)
-        for operand in zero_compared
-    )
+    if reads_strides:  # names a stride helper returned (`s_r, s_0 = _strides(mask, dim)`)
+        stride_names.update(n for n, func in bound_by_call.items() if func in defined)
+    return any(_reads_stride_name(operand, stride_names) for operand in zero_compared)
+
+
+def _reads_stride_name(operand: ast.expr, stride_names: set[str]) -> bool:
+    """`x.stride(d)`, `x.stride()[d]`, `s` or `s[d]` for a name bound to strides."""
+    if _is_stride_read(operand):
+        return True
+    if isinstance(operand, ast.Subscript):
+        operand = operand.value
+    return isinstance(operand, ast.Name) and operand.id in stride_names
 
 
 def _names_a_source(name: str, hints: frozenset[str]) -> bool:

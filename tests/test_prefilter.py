@@ -38,6 +38,8 @@ def candidate(source: str, hints: tuple[str, ...] = ()) -> bool:
         "if 0 != x.stride()[1]: pass",
         "s = x.stride(1)\nif s == 0: pass",
         "s0, s1 = x.stride()\nok = s1 != 0",
+        "s = x.stride()\nassert s[0] == 0",
+        "def st(t):\n    return t.stride(0), t.stride(1)\na, b = st(m)\nk[g](m, F=(a == 0))",
     ],
 )
 def test_broadcast_sources_make_a_candidate(source):
@@ -56,6 +58,8 @@ def test_broadcast_sources_make_a_candidate(source):
         'color = "#ffffff"',
         'def f(mask: Bool[Tensor, "b n"]): ...',
         "y = x.repeat(4, 1).sum()",
+        # a call's result compared with 0 where the module never reads a stride
+        "def size(t):\n    return t.numel()\nn = size(m)\nif n == 0: pass",
     ],
 )
 def test_files_without_a_source_are_dropped(source):

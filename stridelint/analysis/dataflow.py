@@ -16,11 +16,16 @@ from typing import TYPE_CHECKING, Callable
 import libcst as cst
 
 from stridelint.analysis import torch_ops
+from stridelint.analysis.dtypes import names_integer_dtype
+from stridelint.analysis.literals import literal_int
 from stridelint.analysis.names import dotted
+from stridelint.analysis.purity import writes_in_place
+from stridelint.analysis.strides import is_stride_call
 from stridelint.analysis.values import (
     Broadcast,
     Dense,
     Derived,
+    KernelHandle,
     Narrowed,
     Scalar,
     Sink,
@@ -79,11 +84,15 @@ class LayoutOp:
 
 @dataclass(frozen=True)
 class CallSite:
-    """A call passing values on: to a module function (`callee`) or a kernel launch."""
+    """A call passing values on: to a module function (`callee`) or a kernel launch (`kernels`:
+    every kernel the launched object may be). Each argument is (key, expr, value): key is the
+    position, the keyword, or None for a positional argument after a `*splat`, whose position
+    cannot be known."""
 
     call: cst.Call
     callee: str
-    arguments: tuple[tuple[int | str, cst.BaseExpression, Value], ...]  # (position or keyword, expr, value)
+    arguments: tuple[tuple[int | str | None, cst.BaseExpression, Value], ...]
+    kernels: tuple[str, ...] = ()
 
 
 @dataclass
@@ -311,8 +320,20 @@ class FunctionFlow:
         if node.value in ("True", "False", "None"):
             return Scalar()
         value = self.env.get(node.value)
+        if value is None and node.value in self.facts.kernels:
+            value = KernelHandle(frozenset({node.value}))
         self.loads[node] = value
         return value
+
+    def _ev_Dict(self, node: cst.Dict) -> Value:
+        """A dict whose values include kernels is a table of kernels (`KERNELS[key][grid](...)`)."""
+        kernels: set[str] = set()
+        for element in node.elements:
+            self._ev_children(element)
+            value = self._values.get(getattr(element, "value", None))
+            if isinstance(value, KernelHandle) and not value.launcher:
+                kernels |= value.kernels
+        return KernelHandle(frozenset(kernels), table=True) if kernels else None
 
     def _ev_Integer(self, node: cst.BaseExpression) -> Value:
         return Scalar()
@@ -362,6 +383,8 @@ class FunctionFlow:
     def _ev_Attribute(self, node: cst.Attribute) -> Value:
         base = self.ev(node.value)
         name = node.attr.value
+        if name in self.facts.kernels and not isinstance(base, (Broadcast, Dense, Derived)):
+            return KernelHandle(frozenset({name}))  # `specializations.get(...)._kernel`
         if name in _SCALAR_ATTRIBUTES:
             return Scalar()
         if name in torch_ops.VIEW_ATTRIBUTES:
@@ -387,12 +410,15 @@ class FunctionFlow:
                     basic = False  # indexing with a tensor gathers: a copy
             else:
                 self._ev_children(inner)
+        if isinstance(base, KernelHandle) and not base.launcher:
+            # `KERNELS[key]` picks a kernel from a table; `kernel[grid]` makes its launcher.
+            return KernelHandle(base.kernels, launcher=not base.table)
         hook_value = self._hook_argument(node)
         if hook_value is not None:
             return hook_value
         if isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape":
             return Scalar()
-        if m_is_stride_call(node.value):
+        if is_stride_call(node.value):
             return Scalar()
         if not basic:
             return Dense() if isinstance(base, (Broadcast, Dense, Derived)) else None
@@ -406,6 +432,20 @@ class FunctionFlow:
         key = node.slice[0].slice
         if isinstance(key, cst.Index) and isinstance(key.value, cst.SimpleString):
             return self.hook_arguments.get(str(key.value.evaluated_value))
+        return None
+
+    def _hook_get(self, node: cst.Call) -> Value:
+        """`args.get("Mask")` in a launch-metadata hook reads the same entry as `args["Mask"]`."""
+        func = node.func
+        if self.hook_args_name is None or not isinstance(func, cst.Attribute):
+            return None
+        if func.attr.value != "get" or not node.args or node.args[0].keyword is not None:
+            return None
+        if not isinstance(func.value, cst.Name) or func.value.value != self.hook_args_name:
+            return None
+        key = node.args[0].value
+        if isinstance(key, cst.SimpleString):
+            return self.hook_arguments.get(str(key.evaluated_value))
         return None
 
     def _ev_Call(self, node: cst.Call) -> Value:
@@ -424,12 +464,26 @@ class FunctionFlow:
         if isinstance(func, cst.Attribute) and qualified is None:
             receiver = self.ev(func.value)
             arguments = [(arg, self.ev(arg.value)) for arg in node.args]
+            if isinstance(receiver, KernelHandle) and receiver.table and func.attr.value == "get":
+                return KernelHandle(receiver.kernels)
+            hook_value = self._hook_get(node)
+            if hook_value is not None:
+                return hook_value
             return self._method(node, func.attr.value, func.value, receiver, arguments)
+        if isinstance(func, cst.Subscript):
+            launched = self.ev(func)
+            arguments = [(arg, self.ev(arg.value)) for arg in node.args]
+            return self._maybe_launch(node, func, launched, arguments)
         if not isinstance(func, (cst.Name, cst.Attribute)):
             self.ev(func)
         arguments = [(arg, self.ev(arg.value)) for arg in node.args]
-        if isinstance(func, cst.Subscript):
-            return self._maybe_launch(node, func, arguments)
+        if isinstance(func, cst.Name):
+            held = self.env.get(func.value)  # a launcher kept in a variable: `run = k[grid]`
+            if isinstance(held, KernelHandle) and held.launcher:
+                self._launch(node, held, arguments)
+                return None
+        if qualified == "functools.partial" and arguments:
+            return self._partial(arguments)
         if qualified is not None:
             return self._function(node, qualified, arguments)
         if isinstance(func, cst.Name):
@@ -453,7 +507,7 @@ class FunctionFlow:
             return Scalar()
         if name in torch_ops.INPLACE_EXCEPTIONS:
             return receiver
-        if name.endswith("_") and not name.startswith("_"):
+        if writes_in_place(name):
             if isinstance(receiver, Broadcast):
                 self._write(node, receiver_node, "inplace", name, receiver)
             return receiver
@@ -461,6 +515,8 @@ class FunctionFlow:
             self.layout_ops[node] = LayoutOp(node, receiver_node, name, receiver, self._statement)
             return None
         if name in torch_ops.BROADCAST_METHODS and _looks_like_tensor_receiver(receiver_node, node):
+            if name == "expand" and _keeps_every_size(node):
+                return _as_view(receiver)  # `x.expand(1, -1)`: no dim grows, no stride 0 made
             return self._broadcast_source(node, receiver_node, receiver)
         if name == "narrow" and _narrows_to_one_by_variable(node) and isinstance(
             receiver, (Broadcast, Narrowed)
@@ -471,8 +527,8 @@ class FunctionFlow:
         if name == "to" and not _has_dtype_argument(node, self.facts):
             return _as_view(receiver)
         if name in ("to", "type") and node.args or name in torch_ops.CAST_METHODS:
-            integer = name in torch_ops.BOOL_CASTS | torch_ops.INTEGER_CASTS or _casts_to_integer(
-                node
+            integer = name in torch_ops.BOOL_CASTS | torch_ops.INTEGER_CASTS or any(
+                names_integer_dtype(arg.value) for arg in node.args
             )
             return self._elementwise(node, [(receiver_node, receiver)], "cast", integer)
         if name in torch_ops.COPY_METHODS:
@@ -535,15 +591,43 @@ class FunctionFlow:
         return Broadcast(State.DEFINITE, evidence, local=True)
 
     def _maybe_launch(
-        self, node: cst.Call, func: cst.Subscript, arguments: list[tuple[cst.Arg, Value]]
+        self,
+        node: cst.Call,
+        func: cst.Subscript,
+        launched: Value,
+        arguments: list[tuple[cst.Arg, Value]],
     ) -> Value:
+        if isinstance(launched, KernelHandle) and launched.launcher:
+            self._launch(node, launched, arguments)
+            return None
         kernel = dotted(func.value)
-        self.ev(func.value)
-        for element in func.slice:
-            self._ev_children(element)
-        if kernel and self.facts.is_kernel_name(kernel):
-            self.launches[node] = _call_site(node, kernel, arguments)
+        if kernel and self.facts.is_kernel_name(kernel):  # an imported kernel: parameters unknown
+            self.launches[node] = _call_site(node, kernel, arguments, kernels=(kernel,))
         return None
+
+    def _launch(
+        self, node: cst.Call, launcher: KernelHandle, arguments: list[tuple[cst.Arg, Value]]
+    ) -> None:
+        kernels = tuple(sorted(launcher.kernels))
+        site = _call_site(node, kernels[0], arguments, kernels=kernels)
+        if launcher.bound:  # functools.partial fixed the leading arguments
+            shift = sum(1 for key, _, _ in launcher.bound if isinstance(key, int))
+            moved = tuple(
+                (key + shift if isinstance(key, int) else key, expr, value)
+                for key, expr, value in site.arguments
+            )
+            site = CallSite(node, site.callee, launcher.bound + moved, kernels)
+        self.launches[node] = site
+
+    def _partial(self, arguments: list[tuple[cst.Arg, Value]]) -> Value:
+        """`functools.partial(kernel[grid], a, b=c)`: a launcher with its first arguments fixed."""
+        (first, target), rest = arguments[0], arguments[1:]
+        if first.keyword is not None or not isinstance(target, KernelHandle) or not target.launcher:
+            return None
+        if target.bound or any(arg.star for arg, _ in rest):
+            return None  # nested partials or splats: positions cannot be known
+        bound = _call_site(first.value, "", rest).arguments  # type: ignore[arg-type]
+        return KernelHandle(target.kernels, launcher=True, bound=bound)
 
     # ---- transfer functions -----------------------------------------------------------
 
@@ -610,19 +694,28 @@ def _as_view(value: Value) -> Value:
 
 
 def _call_site(
-    node: cst.Call, callee: str, arguments: list[tuple[cst.Arg, Value]]
+    node: cst.Call,
+    callee: str,
+    arguments: list[tuple[cst.Arg, Value]],
+    kernels: tuple[str, ...] = (),
 ) -> CallSite:
-    described = []
-    position = 0
+    """Describe each argument by position or keyword; after a `*splat` positions are unknown
+    (key None), keywords never are; `**kwargs` says nothing."""
+    described: list[tuple[int | str | None, cst.BaseExpression, Value]] = []
+    position: int | None = 0
     for arg, value in arguments:
-        if arg.star:
-            break
-        if arg.keyword is not None:
+        if arg.star == "**":
+            continue
+        if arg.star == "*":
+            position = None
+        elif arg.keyword is not None:
             described.append((arg.keyword.value, arg.value, value))
+        elif position is None:
+            described.append((None, arg.value, value))
         else:
             described.append((position, arg.value, value))
             position += 1
-    return CallSite(node, callee, tuple(described))
+    return CallSite(node, callee, tuple(described), kernels)
 
 
 def _is_range(node: cst.BaseExpression) -> bool:
@@ -637,14 +730,6 @@ def _is_scalar_literal(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name) and node.value in ("True", "False", "None")
 
 
-def m_is_stride_call(node: cst.BaseExpression) -> bool:
-    return (
-        isinstance(node, cst.Call)
-        and isinstance(node.func, cst.Attribute)
-        and node.func.attr.value == "stride"
-    )
-
-
 def _looks_like_tensor_receiver(receiver: cst.BaseExpression, call: cst.Call) -> bool:
     """`x.expand(...)`, but not `self.expand(...)` nor `re.Match.expand("\\1")`."""
     if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls"):
@@ -653,6 +738,17 @@ def _looks_like_tensor_receiver(receiver: cst.BaseExpression, call: cst.Call) ->
         isinstance(arg.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
         for arg in call.args
     )
+
+
+def _keeps_every_size(call: cst.Call) -> bool:
+    """`expand` whose sizes are all the literals 1 or -1 cannot grow a dim: -1 keeps it, and
+    1 is only valid on a dim of size 1 (semantics §0 rule 1 needs size > 1)."""
+    if any(a.keyword is not None or a.star for a in call.args):
+        return False
+    sizes = [a.value for a in call.args]
+    if len(sizes) == 1 and isinstance(sizes[0], (cst.Tuple, cst.List)):
+        sizes = [e.value for e in sizes[0].elements]
+    return bool(sizes) and all(literal_int(size) in (1, -1) for size in sizes)
 
 
 def _narrows_to_one_by_variable(call: cst.Call) -> bool:
@@ -682,14 +778,6 @@ def _names_dtype(node: cst.BaseExpression, facts: ModuleFacts) -> bool:
     if qualified.startswith("torch.") and qualified.split(".")[-1] in torch_ops.DTYPE_NAMES:
         return True
     return (dotted(node) or "").split(".")[-1].endswith("dtype")
-
-
-def _casts_to_integer(call: cst.Call) -> bool:
-    for arg in call.args:
-        name = (dotted(arg.value) or "").split(".")[-1]
-        if name in ("bool", "int8", "int16", "int32", "int64", "long", "short", "uint8", "int"):
-            return True
-    return False
 
 
 def _has_literal_zero_stride(call: cst.Call) -> bool:

@@ -13,6 +13,7 @@ from typing import Callable
 import libcst as cst
 
 from stridelint.analysis.names import dotted
+from stridelint.analysis.strides import StrideHelper, stride_aliases, stride_owner
 from stridelint.analysis.tree import descendants
 from stridelint.findings import Evidence, Position
 
@@ -44,9 +45,10 @@ def docstring_evidence(func: cst.FunctionDef, position_of: PositionOf) -> dict[s
         return {}
     found = {}
     entries = _docstring_entries(docstring)
+    prose = _prose(docstring, entries)
     for param in parameters(func):
         name = param.name.value
-        entry = entries.get(name) or _lines_quoting(docstring, name)
+        entry = entries.get(name) or _lines_quoting(prose, name)
         if entry and _BROADCAST_WORD.search(entry):
             where = _docstring_position(func, position_of)
             found[name] = Evidence(f"the docstring says `{name}` may be broadcast", where)
@@ -77,6 +79,15 @@ def documented_broadcast_names(func: cst.FunctionDef, position_of: PositionOf) -
     return found
 
 
+def _prose(docstring: str, entries: dict[str, str]) -> str:
+    """The docstring without its documented entries: a name quoted inside another name's
+    entry (`mask: broadcast over `x``) says nothing about that name."""
+    entry_text = " ".join(entries.values())
+    return "\n".join(
+        line for line in docstring.splitlines() if not line.strip() or line.strip() not in entry_text
+    )
+
+
 def _lines_quoting(docstring: str, name: str) -> str:
     """Prose lines that quote the name in backticks, for docstrings without a parameter list."""
     return " ".join(
@@ -89,7 +100,10 @@ def _docstring_entries(docstring: str) -> dict[str, str]:
     entries: dict[str, str] = {}
     current: str | None = None
     indent = 0
-    header = re.compile(r"^\s*(?::param\s+)?`{0,2}(\*{0,2}\w+)`{0,2}\s*(?:\(|:|--|-\s)")
+    # An optional list bullet (`- mask: ...`, `* mask (Tensor): ...`), then the name.
+    header = re.compile(
+        r"^\s*(?:[-*+\u2022]\s+)?(?::param\s+)?`{0,2}(\*{0,2}\w+)`{0,2}\s*(?:\(|:|--|-\s)"
+    )
     for line in docstring.splitlines():
         match = header.match(line)
         line_indent = len(line) - len(line.lstrip())
@@ -122,9 +136,15 @@ def jaxtyping_evidence(func: cst.FunctionDef, position_of: PositionOf) -> dict[s
     return found
 
 
-def stride_check_evidence(func: cst.FunctionDef, position_of: PositionOf) -> dict[str, Evidence]:
-    """Tensors whose strides the code compares with 0: `x.stride(d) == 0`, `s_x == 0`, ..."""
-    stride_aliases = _stride_aliases(func)
+def stride_check_evidence(
+    func: cst.FunctionDef,
+    position_of: PositionOf,
+    helpers: dict[str, StrideHelper] | None = None,
+) -> dict[str, Evidence]:
+    """Tensors whose strides the code compares with 0 anywhere in the body (`assert`, `if`,
+    a keyword flag `BROADCAST=(s == 0)`): `x.stride(d) == 0`, `s[0] == 0`, `s_r == 0` for
+    names bound to strides directly or by a stride helper (strides.py)."""
+    aliases = stride_aliases(func, helpers)
     found = {}
     for comparison in descendants(func.body, cst.Comparison):
         if len(comparison.comparisons) != 1:
@@ -134,9 +154,9 @@ def stride_check_evidence(func: cst.FunctionDef, position_of: PositionOf) -> dic
             continue
         left, right = comparison.left, target.comparator
         if _is_zero(right):
-            tensor = _stride_owner(left, stride_aliases)
+            tensor = stride_owner(left, aliases)
         elif _is_zero(left):
-            tensor = _stride_owner(right, stride_aliases)
+            tensor = stride_owner(right, aliases)
         else:
             tensor = None
         if tensor and tensor not in found:
@@ -148,47 +168,3 @@ def stride_check_evidence(func: cst.FunctionDef, position_of: PositionOf) -> dic
 
 def _is_zero(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Integer) and node.evaluated_value == 0
-
-
-def _stride_call_owner(node: cst.BaseExpression) -> str | None:
-    """`x.stride(d)` / `x.stride()` -> "x"."""
-    if (
-        isinstance(node, cst.Call)
-        and isinstance(node.func, cst.Attribute)
-        and node.func.attr.value == "stride"
-    ):
-        return dotted(node.func.value)
-    return None
-
-
-def _stride_owner(node: cst.BaseExpression, aliases: dict[str, str]) -> str | None:
-    owner = _stride_call_owner(node)
-    if owner:
-        return owner
-    if isinstance(node, cst.Subscript):  # x.stride()[d]
-        return _stride_call_owner(node.value)
-    if isinstance(node, cst.Name):
-        return aliases.get(node.value)
-    return None
-
-
-def _stride_aliases(func: cst.FunctionDef) -> dict[str, str]:
-    """Names bound to a tensor's strides: `s = x.stride(1)`, `s0, s1 = x.stride()`."""
-    aliases = {}
-    for assign in descendants(func.body, cst.Assign):
-        value = assign.value
-        owner = _stride_call_owner(value) or (
-            _stride_call_owner(value.value) if isinstance(value, cst.Subscript) else None
-        )
-        if owner is None:
-            continue
-        for target in assign.targets:
-            names = (
-                [e.value for e in target.target.elements]
-                if isinstance(target.target, (cst.Tuple, cst.List))
-                else [target.target]
-            )
-            for name in names:
-                if isinstance(name, cst.Name):
-                    aliases[name.value] = owner
-    return aliases

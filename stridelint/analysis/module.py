@@ -16,9 +16,11 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from stridelint.analysis import evidence as param_evidence
 from stridelint.analysis import torch_ops
-from stridelint.analysis.dataflow import FunctionFlow
+from stridelint.analysis.dataflow import CallSite, FunctionFlow
+from stridelint.analysis.launches import launch_parameters
+from stridelint.analysis.strides import StrideHelper, stride_helpers
 from stridelint.analysis.names import ImportTable, dotted, iter_statements
-from stridelint.analysis.values import Broadcast, Scalar, State, Value
+from stridelint.analysis.values import Broadcast, KernelHandle, Scalar, State, Value
 from stridelint.findings import Evidence, Position
 from stridelint.source import SourceText
 
@@ -180,7 +182,9 @@ class ModuleFacts:
         call_facts: dict[str, Broadcast],
         hook_facts: dict[str, dict[str, Broadcast]],
     ) -> FunctionFlow:
-        env: dict[str, Value] = {}
+        env: dict[str, Value] = dict(self.module_kernels)
+        for param in param_evidence.parameters(func):
+            env.pop(param.name.value, None)
         for name in param_evidence.scalar_parameters(func):
             env[name] = Scalar()
         for name, found in self.parameter_evidence(func).items():
@@ -202,9 +206,26 @@ class ModuleFacts:
         flow = FunctionFlow(func, self, env, hook_arguments, hook_args_name)
         return flow.run()
 
+    @cached_property
+    def module_kernels(self) -> dict[str, KernelHandle]:
+        """Module-level names that hold kernels: `KERNELS = {"rows": _rows_kernel}`,
+        `_launch = _kernel[(1,)]`. Evaluated once by the same dataflow, over the module's
+        top-level simple statements."""
+        lines = [s for s in self.module.body if isinstance(s, cst.SimpleStatementLine)]
+        if not lines or not self.kernels:
+            return {}
+        body = cst.FunctionDef(cst.Name("__module_body__"), cst.Parameters(), cst.IndentedBlock(lines))
+        flow = FunctionFlow(body, self, {}).run()
+        return {n: v for n, v in flow.env.items() if isinstance(v, KernelHandle)}
+
     def _hint(self, name: str, func: cst.FunctionDef) -> Broadcast:
         message = f"`{name}` is listed in broadcast-hints"
         return Broadcast(State.POSSIBLE, (Evidence(message, self.position(func.name)),))
+
+    @cached_property
+    def stride_helpers(self) -> dict[str, StrideHelper]:
+        """Module functions that return a parameter's strides (`_strides(mask, dim)`)."""
+        return stride_helpers(self.functions) if self._mentions_strides else {}
 
     @cached_property
     def _mentions_strides(self) -> bool:
@@ -213,10 +234,12 @@ class ModuleFacts:
     def parameter_evidence(self, func: cst.FunctionDef) -> dict[str, Evidence]:
         found: dict[str, Evidence] = {}
         sources = [param_evidence.docstring_evidence, param_evidence.jaxtyping_evidence]
-        if self._mentions_strides:  # the search walks every comparison: only when it can hit
-            sources.append(param_evidence.stride_check_evidence)
         for source in sources:
             for name, item in source(func, self.position).items():
+                found.setdefault(name, item)
+        if self._mentions_strides:  # the search walks every comparison: only when it can hit
+            checked = param_evidence.stride_check_evidence(func, self.position, self.stride_helpers)
+            for name, item in checked.items():
                 found.setdefault(name, item)
         names = {p.name.value for p in param_evidence.parameters(func)}
         for hint in self.broadcast_hints & names:
@@ -252,26 +275,30 @@ class ModuleFacts:
                     if name not in known or known[name].state < value.state:
                         known[name] = Broadcast(value.state, evidence)
             for site in flow.launches.values():
-                kernel = self.kernels.get(site.callee)
-                if kernel is None or kernel.hook is None:
-                    continue
-                for key, expr, value in site.arguments:
-                    if not isinstance(value, Broadcast):
+                for kernel in (self.kernels.get(name) for name in site.kernels):
+                    if kernel is None or kernel.hook is None:
                         continue
-                    param = key if isinstance(key, str) else (
-                        kernel.parameters[key] if key < len(kernel.parameters) else None
-                    )
-                    if param is None:
-                        continue
-                    message = (
-                        f"`{caller}` launches `{kernel.name}` with a possibly broadcast "
-                        f"`{self.snippet(expr)}` as `{param}`"
-                    )
-                    evidence = (Evidence(message, self.position(site.call)),) + value.evidence
-                    hook_facts.setdefault(kernel.hook, {})[param] = Broadcast(
-                        State.POSSIBLE, evidence
-                    )
+                    self._propagate_launch(caller, site, kernel, hook_facts)
         return call_facts, hook_facts
+
+    def _propagate_launch(
+        self,
+        caller: str,
+        site: CallSite,
+        kernel: Kernel,
+        hook_facts: dict[str, dict[str, Broadcast]],
+    ) -> None:
+        """What a launch passes for each kernel parameter becomes the hook's `args[param]`."""
+        assert kernel.hook is not None
+        for param, expr, value in launch_parameters(site, kernel.parameters):
+            if not isinstance(value, Broadcast):
+                continue
+            message = (
+                f"`{caller}` launches `{kernel.name}` with a possibly broadcast "
+                f"`{self.snippet(expr)}` as `{param}`"
+            )
+            evidence = (Evidence(message, self.position(site.call)),) + value.evidence
+            hook_facts.setdefault(kernel.hook, {})[param] = Broadcast(State.POSSIBLE, evidence)
 
     def in_scope(self, func: cst.FunctionDef, scope: str) -> bool:
         """Whether POSSIBLE findings are reported in this function."""

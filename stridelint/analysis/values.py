@@ -67,7 +67,20 @@ class Derived:
     exact: bool = True
 
 
-Value = Union[Broadcast, Scalar, Dense, Narrowed, Derived, None]
+@dataclass(frozen=True)
+class KernelHandle:
+    """A Triton kernel held in a value, however real wrappers reach it: a module kernel's name,
+    an attribute naming one (`specs.get(...)._kernel`), a variable, a dict of kernels
+    (`table=True`; indexing or `.get` picks one), a launcher (`k[grid]`, `launcher=True`),
+    or `functools.partial` of a launcher (`bound` holds the arguments it fixes)."""
+
+    kernels: frozenset[str]
+    launcher: bool = False
+    table: bool = False
+    bound: tuple = ()  # (position or keyword, expr, value) fixed by functools.partial
+
+
+Value = Union[Broadcast, Scalar, Dense, Narrowed, Derived, KernelHandle, None]
 
 
 def join(left: Value, right: Value) -> Value:
@@ -83,6 +96,10 @@ def join(left: Value, right: Value) -> Value:
     if isinstance(left, Broadcast) or isinstance(right, Broadcast):
         broadcast = left if isinstance(left, Broadcast) else right
         return Broadcast(State.POSSIBLE, broadcast.evidence, broadcast.local)
+    if isinstance(left, KernelHandle) and isinstance(right, KernelHandle):
+        if (left.launcher, left.table, left.bound) == (right.launcher, right.table, right.bound):
+            return KernelHandle(left.kernels | right.kernels, left.launcher, left.table, left.bound)
+        return None
     if isinstance(left, Derived) and isinstance(right, Derived):
         return Derived(left.sinks | right.sinks, left.reduced and right.reduced, False)
     if isinstance(left, Derived) or isinstance(right, Derived):

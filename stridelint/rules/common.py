@@ -1,4 +1,5 @@
-"""Pieces SL1xx rules share: scope filtering, evidence lists and message wording."""
+"""Pieces the rules share: scope filtering, evidence lists, message wording, and the one
+constructor of a Finding (span, suppression row, evidence)."""
 
 from __future__ import annotations
 

@@ -12,13 +12,17 @@ from stridelint.rules import common
 from stridelint.rules.base import Rule
 
 if TYPE_CHECKING:
-    from stridelint.analysis.dataflow import FunctionFlow, LayoutOp, Write
     from stridelint.analysis.module import ModuleFacts
+    from stridelint.analysis.uses import Use
     from stridelint.context import RuleContext
 
 cst = lazy_import("libcst")
-hoist = lazy_import("stridelint.transforms.hoist")
+dtypes = lazy_import("stridelint.analysis.dtypes")
 names = lazy_import("stridelint.analysis.names")
+provenance = lazy_import("stridelint.analysis.provenance")
+purity = lazy_import("stridelint.analysis.purity")
+uses = lazy_import("stridelint.analysis.uses")
+hoist = lazy_import("stridelint.transforms.hoist")
 
 # Ops whose every result is correctly rounded (or exact) whatever code path computes it: on
 # the small tensor they give the same bits as on the full one. Transcendental functions may
@@ -35,14 +39,6 @@ _EXACT_OPERATORS = frozenset(  # LibCST operator node names (no LibCST import at
     {"Add", "Subtract", "Multiply", "Divide", "Modulo", "BitAnd", "BitOr", "BitXor",
      "BitInvert", "Minus", "Plus"}
 )  # fmt: skip
-# `.float()` and friends, and the dtype each one casts to.
-_CAST_DTYPES = {
-    "float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16",
-    "int": "int32", "long": "int64", "short": "int16", "bool": "bool", "byte": "uint8",
-    "char": "int8",
-}  # fmt: skip
-_DTYPE_ALIASES = {"float": "float32", "double": "float64", "half": "float16", "long": "int64",
-                  "int": "int32", "short": "int16"}  # fmt: skip
 
 
 class ElementwiseAfterExpand(Rule):
@@ -126,8 +122,8 @@ class ElementwiseAfterExpand(Rule):
                     continue
                 if sink.kind == "cast" and _keeps_dtype(facts, sink):
                     continue  # semantics §1.1: a same-dtype cast returns the tensor itself
-                uses = hoist.uses_of(facts, flow, sink.node)
-                if any(use.kind == hoist.DENSE for use in uses):
+                result_uses = uses.uses_of(facts, flow, sink.node)
+                if any(use.kind == uses.DENSE for use in result_uses):
                     continue  # the dense result is needed
                 operand = facts.snippet(sink.operands[0][0])
                 message = (
@@ -137,23 +133,23 @@ class ElementwiseAfterExpand(Rule):
                 )
                 yield common.finding(
                     self.code, facts, sink.node, sink.statement, message, value,
-                    _fix(facts, flow, sink, uses),
+                    _fix(facts, sink, result_uses),
                 )
 
 
-def _fix(facts: ModuleFacts, flow: FunctionFlow, sink: Sink, uses: list[hoist.Use]) -> Fix | None:
+def _fix(facts: ModuleFacts, sink: Sink, result_uses: list[Use]) -> Fix | None:
     sources = []
     for operand, _ in sink.operands:
-        source = hoist.expand_source(facts, operand, sink.statement)
+        source = provenance.expand_source(facts, operand, sink.statement)
         if source is None:
             return None
         sources.append((operand, source))
     inline = [source.call for _, source in sources if source.name is None]
-    if not all(hoist.is_pure(facts, call) for call in inline) or not hoist.is_pure(
+    if not all(purity.is_pure(facts, call) for call in inline) or not purity.is_pure(
         facts, sink.node
     ):
         return None  # the rewrite evaluates the op's arguments before the expand's
-    unsafe = [f"{use.why}" for use in uses if use.kind == hoist.OPAQUE]
+    unsafe = [f"{use.why}" for use in result_uses if use.kind == uses.OPAQUE]
     reasons = list(dict.fromkeys(unsafe))
     if not _exact(sink.node):
         reasons.append("a transcendental function may round differently on the smaller tensor")
@@ -192,56 +188,7 @@ def _is_nonzero(facts: ModuleFacts, node: cst.BaseExpression) -> bool:
 
 
 def _keeps_dtype(facts: ModuleFacts, sink: Sink) -> bool:
-    target = _cast_target(facts, sink.node)
-    return target is not None and target == _dtype_of(facts, sink.operands[0][0], sink.statement)
-
-
-def _cast_target(facts: ModuleFacts, node: cst.BaseExpression) -> str | None:
-    """The dtype a cast converts to: canonical for `torch.float16`/`.half()`, else its code."""
-    if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
-        return None
-    method = node.func.attr.value
-    if method in _CAST_DTYPES and not node.args:
-        return _CAST_DTYPES[method]
-    if method not in ("to", "type"):
-        return None
-    for arg in node.args:
-        if arg.keyword is not None and arg.keyword.value != "dtype":
-            continue
-        qualified = facts.imports.resolve(arg.value) or ""
-        if qualified.startswith("torch.") and qualified[6:] in torch_ops.DTYPE_NAMES:
-            return _DTYPE_ALIASES.get(qualified[6:], qualified[6:])
-        code = facts.text_of(arg.value)
-        if code.split(".")[-1].endswith("dtype"):
-            return code
-    return None
-
-
-def _dtype_of(
-    facts: ModuleFacts, node: cst.BaseExpression, statement: cst.CSTNode | None, depth: int = 0
-) -> str | None:
-    """The dtype the code shows node has: through views and expands, to a cast or a
-    comparison; through a name, to the assignment it reads (an in-place op keeps a dtype)."""
-    if depth > 8:
-        return None
-    if isinstance(node, cst.Comparison):
-        return "bool"
-    if isinstance(node, cst.Name):
-        found = hoist.reaching_assignment(facts, node, statement)
-        return _dtype_of(facts, found[0].value, found[1], depth + 1) if found else None
-    if isinstance(node, cst.Subscript):
-        return _dtype_of(facts, node.value, statement, depth + 1)
-    if isinstance(node, cst.Call):
-        cast = _cast_target(facts, node)
-        if cast is not None:
-            return cast
-        parts = hoist.expand_parts(facts, node)
-        if parts is not None:
-            return _dtype_of(facts, parts[0], statement, depth + 1)
-        if isinstance(node.func, cst.Attribute) and facts.imports.resolve(node.func) is None:
-            method = node.func.attr.value
-            if method in torch_ops.BOOL_RESULT_METHODS:
-                return "bool"
-            if method in torch_ops.VIEW_METHODS:
-                return _dtype_of(facts, node.func.value, statement, depth + 1)
-    return None
+    target = dtypes.cast_dtype(facts, sink.node)
+    return target is not None and target == dtypes.dtype_of(
+        facts, sink.operands[0][0], sink.statement
+    )

@@ -4,24 +4,28 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from stridelint.analysis.values import Broadcast
 from stridelint.findings import Applicability, Finding, Fix
 from stridelint.lazy import lazy_import
 from stridelint.rules import common
 from stridelint.rules.base import Rule
 
 if TYPE_CHECKING:
-    from stridelint.analysis.dataflow import FunctionFlow, LayoutOp, Write
+    from stridelint.analysis.dataflow import FunctionFlow, LayoutOp
     from stridelint.analysis.module import ModuleFacts
+    from stridelint.analysis.provenance import ExpandedDims
+    from stridelint.analysis.uses import Use
     from stridelint.context import RuleContext
 
 cst = lazy_import("libcst")
+literals = lazy_import("stridelint.analysis.literals")
+provenance = lazy_import("stridelint.analysis.provenance")
+purity = lazy_import("stridelint.analysis.purity")
+uses = lazy_import("stridelint.analysis.uses")
 hoist = lazy_import("stridelint.transforms.hoist")
 
 # `*_like` results that hold one value everywhere, so a stride-0 one is the same tensor
 # (`empty_like`'s contents are undefined until written; `rand_like` draws every element).
 _CONSTANT_LIKE = frozenset({"zeros_like", "ones_like", "full_like"})
-_FLATTENING = frozenset({"flatten", "ravel"})
 _UNSAFE = (
     "unsafe: the tensor stays a stride-0 view of its base, so a later in-place write to the "
     "base shows through and anything that relies on a dense layout sees stride 0"
@@ -98,22 +102,24 @@ class CopyOfBroadcast(Rule):
                 value = common.strongest(v for _, v in sink.operands)
                 if not common.reported(facts, flow, value, ctx.scope):
                     continue
-                uses = hoist.uses_of(facts, flow, sink.node)
-                if not _all_read(uses, launches=True):
+                result_uses = uses.uses_of(facts, flow, sink.node)
+                if not _all_read(result_uses, launches=True):
                     continue
                 func = sink.node.func
                 method = func.attr.value if isinstance(func, cst.Attribute) else "copy"
                 message = (
                     f"`.{method}()` copies the {common.certainty(value)} "
                     f"`{facts.snippet(sink.operands[0][0])}` to its full logical size, but "
-                    f"{_readers(uses)}: pass the stride-0 view: {common.because(value)}"
+                    f"{_readers(result_uses)}: pass the stride-0 view: {common.because(value)}"
                 )
                 fix = hoist.fix(
                     Applicability.UNSAFE,
                     f"Drop the `.{method}()` ({_UNSAFE})",
                     hoist.drop_call(facts, sink.node),
                 )
-                yield self._finding(facts, sink.node, sink.statement, message, value, fix)
+                yield common.finding(
+                    self.code, facts, sink.node, sink.statement, message, value, fix
+                )
             for op in flow.layout_ops.values():
                 if not common.reported(facts, flow, op.value, ctx.scope):
                     continue
@@ -128,68 +134,48 @@ class CopyOfBroadcast(Rule):
         if op.name.endswith("_like"):
             if op.name not in _CONSTANT_LIKE:
                 return None
-            uses = hoist.uses_of(facts, flow, op.call)
-            if not _all_read(uses, launches=False):  # a kernel may write into it
+            result_uses = uses.uses_of(facts, flow, op.call)
+            if not _all_read(result_uses, launches=False):  # a kernel may write into it
                 return None
             message = (
                 f"`{op.name}` allocates the full logical size of the {certainty} `{operand}`, "
-                f"but {_readers(uses)}: create it at the size before the expand and expand "
+                f"but {_readers(result_uses)}: create it at the size before the expand and expand "
                 f"it: {common.because(value)}"
             )
-            return self._finding(
-                facts, op.call, op.statement, message, value, _like_fix(facts, op)
+            return common.finding(
+                self.code, facts, op.call, op.statement, message, value, _like_fix(facts, op)
             )
         merged = _merged(facts, op)
         if merged is None:
             return None
-        uses = hoist.uses_of(facts, flow, op.call)
-        if not _all_read(uses, launches=True):
+        result_uses = uses.uses_of(facts, flow, op.call)
+        if not _all_read(result_uses, launches=True):
             return None
         message = (
             f"`{facts.snippet(op.call)}` {merged} and so copies the {certainty} `{operand}` "
-            f"to its full logical size, but {_readers(uses)}: keep the expanded view and "
+            f"to its full logical size, but {_readers(result_uses)}: keep the expanded view and "
             f"index it in the consumer: {common.because(value)}"
         )
-        return self._finding(facts, op.call, op.statement, message, value, None)
-
-    def _finding(
-        self,
-        facts: ModuleFacts,
-        node: cst.CSTNode,
-        statement: cst.CSTNode | None,
-        message: str,
-        value: Broadcast,
-        fix: Fix | None,
-    ) -> Finding:
-        start, end = facts.span(node)
-        return Finding(
-            self.code,
-            message,
-            facts.source.position(start),
-            facts.source.position(end),
-            common.noqa_row(facts, node, statement),
-            value.evidence,
-            fix,
-        )
+        return common.finding(self.code, facts, op.call, op.statement, message, value)
 
 
-def _all_read(uses: list[hoist.Use], *, launches: bool) -> bool:
-    allowed = {hoist.READ, hoist.STRIDED_LAUNCH} if launches else {hoist.READ}
-    return bool(uses) and all(use.kind in allowed for use in uses)
+def _all_read(result_uses: list[Use], *, launches: bool) -> bool:
+    allowed = {uses.READ, uses.STRIDED_LAUNCH} if launches else {uses.READ}
+    return bool(result_uses) and all(use.kind in allowed for use in result_uses)
 
 
-def _readers(uses: list[hoist.Use]) -> str:
-    launch = next((u for u in uses if u.kind == hoist.STRIDED_LAUNCH), None)
+def _readers(result_uses: list[Use]) -> str:
+    launch = next((u for u in result_uses if u.kind == uses.STRIDED_LAUNCH), None)
     if launch is not None:
         return launch.why
     return "every use reads it through its strides"
 
 
 def _like_fix(facts: ModuleFacts, op: LayoutOp) -> Fix | None:
-    source = hoist.expand_source(facts, op.operand, op.statement)
-    if source is None or not hoist.is_pure(facts, source.call):
+    source = provenance.expand_source(facts, op.operand, op.statement)
+    if source is None or not purity.is_pure(facts, source.call):
         return None
-    if not all(hoist.is_pure(facts, arg.value) for arg in op.call.args):
+    if not all(purity.is_pure(facts, arg.value) for arg in op.call.args):
         return None
     edit = hoist.hoist(facts, op.call, [(op.operand, source)])
     message = f"Create it before the expand and expand it ({_UNSAFE})"
@@ -201,7 +187,7 @@ def _like_fix(facts: ModuleFacts, op: LayoutOp) -> Fix | None:
 
 def _merged(facts: ModuleFacts, op: LayoutOp) -> str | None:
     """A phrase naming the merge, when the code shows one that must copy; None otherwise."""
-    dims = hoist.dims_of(facts, op.operand, op.statement)
+    dims = provenance.dims_of(facts, op.operand, op.statement)
     call = op.call
     if op.name == "ravel" or (op.name == "flatten" and not call.args) or _reshape_to_1d(call):
         if dims is not None and len(set(range(len(dims.sizes))) - dims.unit) < 2:
@@ -237,7 +223,7 @@ def _reshape_to_1d(call: cst.Call) -> bool:
     if not isinstance(call.func, cst.Attribute) or call.func.attr.value != "reshape":
         return False
     sizes = _sizes(call)
-    return sizes is not None and len(sizes) == 1 and hoist.literal_int(sizes[0]) == -1
+    return sizes is not None and len(sizes) == 1 and literals.literal_int(sizes[0]) == -1
 
 
 def _sizes(call: cst.Call) -> list[cst.BaseExpression] | None:
@@ -260,7 +246,7 @@ def _flatten_bounds(call: cst.Call) -> tuple[int, int] | None:
             index = {"start_dim": 0, "end_dim": 1}.get(arg.keyword.value)
         else:
             index, position = position, position + 1
-        value = hoist.literal_int(arg.value)
+        value = literals.literal_int(arg.value)
         if index is None or index > 1 or value is None:
             return None
         bounds[index] = value
@@ -268,7 +254,7 @@ def _flatten_bounds(call: cst.Call) -> tuple[int, int] | None:
 
 
 def _reshape_groups(
-    facts: ModuleFacts, call: cst.Call, dims: hoist.ExpandedDims
+    facts: ModuleFacts, call: cst.Call, dims: ExpandedDims
 ) -> list[tuple[int, ...]] | None:
     """Which expand dims each new size covers: a size equal to an expand size keeps that dim,
     a product of consecutive expand sizes (`h * g`) merges them; a final -1 takes the rest."""
@@ -278,7 +264,7 @@ def _reshape_groups(
     groups = []
     cursor = 0
     for index, size in enumerate(sizes):
-        if hoist.literal_int(size) == -1 and index == len(sizes) - 1:
+        if literals.literal_int(size) == -1 and index == len(sizes) - 1:
             groups.append(tuple(range(cursor, len(dims.sizes))))
             cursor = len(dims.sizes)
             continue

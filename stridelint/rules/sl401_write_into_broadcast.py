@@ -13,12 +13,14 @@ from stridelint.rules import common
 from stridelint.rules.base import Rule
 
 if TYPE_CHECKING:
-    from stridelint.analysis.dataflow import FunctionFlow, LayoutOp, Write
+    from stridelint.analysis.dataflow import FunctionFlow, Write
     from stridelint.analysis.module import ModuleFacts
+    from stridelint.analysis.provenance import ExpandedDims
     from stridelint.context import RuleContext
 
 cst = lazy_import("libcst")
-hoist = lazy_import("stridelint.transforms.hoist")
+literals = lazy_import("stridelint.analysis.literals")
+provenance = lazy_import("stridelint.analysis.provenance")
 
 # What PyTorch does when a write's destination has a stride-0 dim of size > 1 (semantics
 # §1.3; the tables below were measured with torch 2.13 on CPU and are checked against the
@@ -159,6 +161,10 @@ def _builds_a_container(write: Write) -> bool:
 
 
 _CONTAINER_BUILTINS = frozenset({"dict", "list", "tuple", "set", "print", "repr", "str", "format"})
+# Index entries the code does not spell out (beyond literals.index_kind's kinds): one the
+# dataflow saw as a tensor (advanced indexing), and a name that may be an integer or a tensor.
+_TENSOR = "tensor"
+_NAME = "name"
 
 
 def _outcome(facts: ModuleFacts, flow: FunctionFlow, write: Write) -> str:
@@ -181,74 +187,76 @@ def _outcome(facts: ModuleFacts, flow: FunctionFlow, write: Write) -> str:
     target = write.node.target if isinstance(write.node, cst.AugAssign) else write.node
     if not isinstance(target, cst.Subscript):
         return RAISES
-    dims = hoist.dims_of(facts, target.value, write.statement)
+    dims = provenance.dims_of(facts, target.value, write.statement)
     return _indexed_outcome(flow, target, dims)
 
 
-def _indexed_outcome(
-    flow: FunctionFlow, target: cst.Subscript, dims: hoist.ExpandedDims | None
-) -> str:
+def _indexed_outcome(flow: FunctionFlow, target: cst.Subscript, dims: ExpandedDims | None) -> str:
     """What `x[index] = v` does, from which dims the index removes (semantics §1.3)."""
     kinds = [_index_kind(flow, element.slice) for element in target.slice]
-    if "tensor" in kinds:
+    if _TENSOR in kinds:
         return WARNS  # advanced indexing is an index_put_
     outcome = _basic_indexed_outcome(kinds, dims)
-    if "name" in kinds:
+    if _NAME in kinds:
         outcome += " (if the index is a tensor, this is an `index_put_`, which only warns)"
     return outcome
 
 
-def _basic_indexed_outcome(kinds: list[str], dims: hoist.ExpandedDims | None) -> str:
-    kinds = ["int" if kind == "name" else kind for kind in kinds]  # most likely an integer
+def _basic_indexed_outcome(kinds: list[str], dims: ExpandedDims | None) -> str:
+    # a name is most likely an integer
+    kinds = [literals.INTEGER if kind == _NAME else kind for kind in kinds]
     count = len(dims.sizes) if dims is not None else None
     removed, kept = _removed_and_kept(kinds, count)
     if dims is not None and dims.broadcast & kept:
         return RAISES
     if dims is not None and removed is not None and dims.candidates <= removed:
         return SILENT  # every dim the expand may have made stride 0 is indexed away
-    if "int" not in kinds:
+    if literals.INTEGER not in kinds:
         return RAISES  # every dim survives, the stride-0 ones among them
-    if count is not None and kinds.count("int") == count and set(kinds) <= {"int", "none"}:
+    if (
+        count is not None
+        and kinds.count(literals.INTEGER) == count
+        and set(kinds) <= {literals.INTEGER, literals.NEW_DIM}
+    ):
         return SILENT  # a single element
     return SILENT_UNLESS
 
 
 def _index_kind(flow: FunctionFlow, index: cst.BaseSlice) -> str:
-    if isinstance(index, cst.Slice):
-        return "slice"
+    """The literal kind of an index entry (any slice keeps its dim), and for the rest whether
+    the dataflow saw a tensor (advanced indexing) or a Python scalar there."""
+    kind = literals.index_kind(index)
+    if kind == literals.RANGE:
+        return literals.SLICE
+    if kind != literals.OTHER:
+        return kind
     value = index.value
-    if isinstance(value, cst.Ellipsis):
-        return "ellipsis"
-    if isinstance(value, cst.Name) and value.value == "None":
-        return "none"
-    if hoist.literal_int(value) is not None:
-        return "int"
     if isinstance(value, (cst.List, cst.Tuple, cst.Comparison)) or isinstance(
         flow._values.get(value), (Broadcast, Dense, Derived)
     ):
-        return "tensor"
+        return _TENSOR
     if isinstance(flow._values.get(value), Scalar):
-        return "int"
-    return "name"  # an integer or a tensor: the code does not say
+        return literals.INTEGER
+    return _NAME  # an integer or a tensor: the code does not say
 
 
 def _removed_and_kept(kinds: list[str], count: int | None) -> tuple[set[int] | None, set[int]]:
     """Dims of the indexed tensor the index removes (integers) and keeps (slices, and the
     dims it does not mention). Positions after an `...` count from the end."""
-    placed = [k for k in kinds if k != "none"]  # None adds a size-1 dim, takes none
-    if "ellipsis" in placed:
-        cut = placed.index("ellipsis")
+    placed = [k for k in kinds if k != literals.NEW_DIM]  # None adds a size-1 dim, takes none
+    if literals.ELLIPSIS in placed:
+        cut = placed.index(literals.ELLIPSIS)
         before, after = placed[:cut], placed[cut + 1 :]
         if count is None:
-            kept = {i for i, k in enumerate(before) if k == "slice"}
+            kept = {i for i, k in enumerate(before) if k == literals.SLICE}
             return None, kept
         positions = list(enumerate(before)) + [
             (count - len(after) + i, k) for i, k in enumerate(after)
         ]
     else:
         positions = list(enumerate(placed))
-    removed = {p for p, k in positions if k == "int"}
-    kept = {p for p, k in positions if k != "int"}
+    removed = {p for p, k in positions if k == literals.INTEGER}
+    kept = {p for p, k in positions if k != literals.INTEGER}
     if count is not None:
         kept |= set(range(count)) - removed - {p for p, _ in positions}
     return removed, kept

@@ -15,7 +15,7 @@ from stridelint.engine import fix_text, lint_text
 from stridelint.findings import Applicability
 from stridelint.rules import sl401_write_into_broadcast as sl401
 from stridelint.source import decode
-from stridelint.transforms import hoist
+from stridelint.analysis import provenance, uses
 
 
 def _findings(code: str, rule: str):
@@ -169,18 +169,18 @@ def test_sl201_kernel_without_strides_needs_the_dense_result():
 @pytest.mark.parametrize(
     ("use", "kind"),
     [
-        ("return t", hoist.OPAQUE),
-        ("self.t = t", hoist.OPAQUE),
-        ("out = [t]", hoist.OPAQUE),
-        ("g(t)", hoist.OPAQUE),
-        ("t.data_ptr()", hoist.OPAQUE),
-        ("t.view(-1)", hoist.DENSE),
-        ("t[0] = 1", hoist.DENSE),
-        ("t += 1", hoist.DENSE),
-        ("y = t.sum()", hoist.READ),
-        ("y = u.masked_fill(t, 0.0)", hoist.READ),
-        ("y = torch.cat([t, u])", hoist.READ),
-        ("y = t.transpose(0, 1) * 2", hoist.READ),
+        ("return t", uses.OPAQUE),
+        ("self.t = t", uses.OPAQUE),
+        ("out = [t]", uses.OPAQUE),
+        ("g(t)", uses.OPAQUE),
+        ("t.data_ptr()", uses.OPAQUE),
+        ("t.view(-1)", uses.DENSE),
+        ("t[0] = 1", uses.DENSE),
+        ("t += 1", uses.DENSE),
+        ("y = t.sum()", uses.READ),
+        ("y = u.masked_fill(t, 0.0)", uses.READ),
+        ("y = torch.cat([t, u])", uses.READ),
+        ("y = t.transpose(0, 1) * 2", uses.READ),
     ],
 )
 def test_uses_are_classified(use, kind):
@@ -193,7 +193,7 @@ def test_uses_are_classified(use, kind):
     """)  # fmt: skip
     flow = next(iter(facts.flows.values()))
     sink = next(iter(flow.sinks.values()))
-    assert [u.kind for u in hoist.uses_of(facts, flow, sink.node)] == [kind]
+    assert [u.kind for u in uses.uses_of(facts, flow, sink.node)] == [kind]
 
 
 # ---- SL301 --------------------------------------------------------------------------------
@@ -283,7 +283,7 @@ def test_sl301_empty_like_is_never_reported():
 def test_expanded_dims_are_read_from_the_code(expand, broadcast, kept):
     facts = _facts(f"x = {expand}\n")
     call = facts.module.body[0].body[0].value
-    dims = hoist.expanded_dims(facts, call)
+    dims = provenance.expanded_dims(facts, call)
     assert (set(dims.broadcast), set(dims.kept)) == (broadcast, kept)
 
 

@@ -1,0 +1,140 @@
+"""Which binding of a name a load reads, and which loads read a binding.
+
+A fix that repeats the expression a name was bound to, or that changes the value a name is
+bound to, must know that the name still means that value where it acts: no rebinding in
+between, no loop carrying another value around, no nested function or comprehension that
+sees the name on its own terms.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from stridelint.analysis.tree import assigned_names, walk
+
+if TYPE_CHECKING:
+    from stridelint.analysis.dataflow import FunctionFlow
+    from stridelint.analysis.module import ModuleFacts
+
+
+def simple_assignment(statement: cst.CSTNode, name: str) -> cst.Assign | None:
+    """The `name = value` that statement is, when it is that alone."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    assign = statement.body[0]
+    if (
+        isinstance(assign, cst.Assign)
+        and len(assign.targets) == 1
+        and isinstance(assign.targets[0].target, cst.Name)
+        and assign.targets[0].target.value == name
+    ):
+        return assign
+    return None
+
+
+def reaching_assignment(
+    facts: ModuleFacts, name: cst.Name, statement: cst.CSTNode | None
+) -> tuple[cst.Assign, cst.CSTNode, list[cst.CSTNode]] | None:
+    """The plain `name = value` that `name`, loaded in `statement`, certainly reads; and the
+    statements that may run between the two (a whole loop when one encloses the load but not
+    the assignment). None when the last binding is anything else or is not certain."""
+    between: list[cst.CSTNode] = []
+    node = statement
+    while node is not None:
+        block = facts.parents.get(node)
+        if not isinstance(block, (cst.IndentedBlock, cst.Module)):
+            return None
+        siblings = list(block.body)
+        index = next(i for i, s in enumerate(siblings) if s is node)
+        for earlier in reversed(siblings[:index]):
+            if name.value in assigned_names(earlier):
+                assign = simple_assignment(earlier, name.value)
+                return (assign, earlier, between) if assign is not None else None
+            between.append(earlier)
+        owner = facts.parents.get(block)
+        while owner is not None and not (
+            isinstance(owner, cst.BaseStatement)
+            and isinstance(facts.parents.get(owner), (cst.IndentedBlock, cst.Module))
+        ):
+            owner = facts.parents.get(owner)
+        if owner is None or isinstance(owner, (cst.FunctionDef, cst.ClassDef)):
+            return None
+        if isinstance(owner, (cst.For, cst.While)):
+            between.append(owner)  # a later statement of the loop runs before the next pass
+        node = owner
+    return None
+
+
+def loads_after(
+    facts: ModuleFacts, flow: FunctionFlow, name: str, statement: cst.CSTNode | None
+) -> list[cst.Name]:
+    """The loads of `name` that may see the value bound in `statement`: every later load
+    (every load of an enclosing loop), up to a later plain rebinding in the same block."""
+    if statement is None:
+        return []
+    start = facts.span(statement)[1]
+    loop = _outermost_loop(facts, flow.func, statement)
+    loop_span = facts.span(loop) if loop is not None else None
+    cut = None
+    block = facts.parents.get(statement)
+    if loop is None and isinstance(block, (cst.IndentedBlock, cst.Module)):
+        siblings = list(block.body)
+        index = next(i for i, s in enumerate(siblings) if s is statement)
+        for later in siblings[index + 1 :]:
+            if simple_assignment(later, name) is not None:
+                cut = facts.span(later)[1]  # loads inside its value still see ours
+                break
+    found = []
+    for load in flow.loads:
+        if load.value != name:
+            continue
+        offset = facts.span(load)[0]
+        if loop_span is not None and loop_span[0] <= offset < loop_span[1]:
+            found.append(load)
+        elif offset >= start and (cut is None or offset < cut):
+            found.append(load)
+    return found
+
+
+def _outermost_loop(
+    facts: ModuleFacts, func: cst.FunctionDef, node: cst.CSTNode
+) -> cst.CSTNode | None:
+    loop = None
+    current = facts.parents.get(node)
+    while current is not None and current is not func:
+        if isinstance(current, (cst.For, cst.While)):
+            loop = current
+        current = facts.parents.get(current)
+    return loop
+
+
+def captured(func: cst.FunctionDef, name: str) -> bool:
+    """Whether a function, lambda or class nested in func mentions name (and may see the
+    value bound to it whenever it runs)."""
+    for node in walk(func.body):
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            if any(isinstance(n, cst.Name) and n.value == name for n in walk(node)):
+                return True
+    return False
+
+
+def bound_around(facts: ModuleFacts, node: cst.CSTNode, statement: cst.CSTNode | None) -> set[str]:
+    """Names that comprehensions, lambdas and `:=` between node and its statement bind: there
+    a name may mean something other than what the statement's block binds it to. Errs on the
+    safe side: every name of a comprehension's `for ... in ... if ...` clauses counts."""
+    bound: set[str] = set()
+    current = facts.parents.get(node)
+    while current is not None and current is not statement:
+        if isinstance(current, cst.CompFor):
+            bound |= {n.value for n in walk(current.target) if isinstance(n, cst.Name)}
+        elif isinstance(current, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            bound |= {n.value for n in walk(current.for_in) if isinstance(n, cst.Name)}
+        elif isinstance(current, cst.Lambda):
+            bound |= {p.name.value for p in current.params.params}
+        current = facts.parents.get(current)
+    if statement is not None:
+        bound |= {n.target.value for n in walk(statement)
+                  if isinstance(n, cst.NamedExpr) and isinstance(n.target, cst.Name)}
+    return bound

@@ -1,0 +1,99 @@
+"""The dtype the code shows a tensor has, and the dtype a cast converts to.
+
+A cast to the dtype a tensor already has returns the tensor itself, with its strides
+(semantics §1.1), so it materializes nothing; and whether values are integers decides
+whether a rescaled sum is exact. Both are read from the code: a cast's argument, a
+comparison, a name's assignment; never guessed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from stridelint.analysis import torch_ops
+from stridelint.analysis.bindings import reaching_assignment
+from stridelint.analysis.names import dotted
+from stridelint.analysis.provenance import expand_parts
+
+if TYPE_CHECKING:
+    from stridelint.analysis.module import ModuleFacts
+
+# `.float()` and friends, and the dtype each one casts to.
+_CAST_DTYPES = {
+    "float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16",
+    "int": "int32", "long": "int64", "short": "int16", "bool": "bool", "byte": "uint8",
+    "char": "int8",
+}  # fmt: skip
+_DTYPE_ALIASES = {"float": "float32", "double": "float64", "half": "float16", "long": "int64",
+                  "int": "int32", "short": "int16"}  # fmt: skip
+_INTEGER_DTYPE_SPELLINGS = frozenset(
+    {"bool", "int8", "int16", "int32", "int64", "long", "short", "uint8", "int"}
+)
+_MAX_DEPTH = 8
+
+
+def names_integer_dtype(node: cst.BaseExpression) -> bool:
+    """Whether node is spelled as a bool or integer dtype (`torch.int64`, `torch.bool`,
+    `long`), by its last dotted part: what `.to(...)` or `dtype=` casts to."""
+    return (dotted(node) or "").split(".")[-1] in _INTEGER_DTYPE_SPELLINGS
+
+
+def cast_dtype(facts: ModuleFacts, node: cst.BaseExpression) -> str | None:
+    """The dtype a cast converts to: canonical for `torch.float16`/`.half()`, else its code
+    (`x.dtype`); None when node is not a cast or its dtype is not in the code."""
+    if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+        return None
+    method = node.func.attr.value
+    if method in _CAST_DTYPES and not node.args:
+        return _CAST_DTYPES[method]
+    if method not in ("to", "type"):
+        return None
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value != "dtype":
+            continue
+        qualified = facts.imports.resolve(arg.value) or ""
+        if qualified.startswith("torch.") and qualified[6:] in torch_ops.DTYPE_NAMES:
+            return _DTYPE_ALIASES.get(qualified[6:], qualified[6:])
+        code = facts.text_of(arg.value)
+        if code.split(".")[-1].endswith("dtype"):
+            return code
+    return None
+
+
+def dtype_of(
+    facts: ModuleFacts, node: cst.BaseExpression, statement: cst.CSTNode | None
+) -> str | None:
+    """The dtype the code shows node has, in `cast_dtype`'s terms: through views and
+    expands, to a cast or a comparison; through a name, to the assignment it reads (an
+    in-place op keeps a dtype)."""
+    return _dtype_of(facts, node, statement, 0)
+
+
+def _dtype_of(
+    facts: ModuleFacts, node: cst.BaseExpression, statement: cst.CSTNode | None, depth: int
+) -> str | None:
+    if depth > _MAX_DEPTH:
+        return None
+    if isinstance(node, cst.Comparison):
+        return "bool"
+    if isinstance(node, cst.Name):
+        found = reaching_assignment(facts, node, statement)
+        return _dtype_of(facts, found[0].value, found[1], depth + 1) if found else None
+    if isinstance(node, cst.Subscript):
+        return _dtype_of(facts, node.value, statement, depth + 1)
+    if isinstance(node, cst.Call):
+        cast = cast_dtype(facts, node)
+        if cast is not None:
+            return cast
+        parts = expand_parts(facts, node)
+        if parts is not None:
+            return _dtype_of(facts, parts[0], statement, depth + 1)
+        if isinstance(node.func, cst.Attribute) and facts.imports.resolve(node.func) is None:
+            method = node.func.attr.value
+            if method in torch_ops.BOOL_RESULT_METHODS:
+                return "bool"
+            if method in torch_ops.VIEW_METHODS:
+                return _dtype_of(facts, node.func.value, statement, depth + 1)
+    return None

@@ -1,0 +1,45 @@
+"""What the code spells out literally: an integer, and what an entry of a subscript is.
+
+Which dims an expand broadcasts and which dims an item assignment keeps are read from such
+literals (`x[:, None].expand(n, -1)`, `x[0, ...] = v`); nothing here follows names.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+SLICE = "slice"  # a bare `:`: keeps the dim as it is
+RANGE = "range"  # a slice with bounds or a step: keeps the dim, maybe shorter
+ELLIPSIS = "ellipsis"  # `...`: every dim it stands for is kept
+NEW_DIM = "none"  # `None`: a new size-1 dim
+INTEGER = "int"  # a literal integer: removes the dim
+OTHER = "other"  # anything else: a name, an expression, a tensor
+
+
+def literal_int(node: cst.BaseExpression) -> int | None:
+    """The value of `3` or `-1`; None for anything else."""
+    if isinstance(node, cst.Integer):
+        return int(node.evaluated_value)
+    if (
+        isinstance(node, cst.UnaryOperation)
+        and isinstance(node.operator, cst.Minus)
+        and isinstance(node.expression, cst.Integer)
+    ):
+        return -int(node.expression.evaluated_value)
+    return None
+
+
+def index_kind(entry: cst.BaseSlice) -> str:
+    """What one entry of a subscript does to the dims, as far as the code spells it out:
+    SLICE, RANGE, ELLIPSIS, NEW_DIM, INTEGER, or OTHER."""
+    if isinstance(entry, cst.Slice):
+        bare = entry.lower is None and entry.upper is None and entry.step is None
+        return SLICE if bare else RANGE
+    value = entry.value
+    if isinstance(value, cst.Ellipsis):
+        return ELLIPSIS
+    if isinstance(value, cst.Name) and value.value == "None":
+        return NEW_DIM
+    if literal_int(value) is not None:
+        return INTEGER
+    return OTHER

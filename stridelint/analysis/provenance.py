@@ -1,0 +1,200 @@
+"""Where a broadcast tensor comes from: the expand that made it, the tensor before that
+expand, and which dims the expand made stride 0.
+
+Hoisting an op before the expand needs the expand as code (`<pre>.expand(...)`) and proof
+that `<pre>` still means the same tensor where the op is; telling whether a reshape must copy
+(SL301) or what a write through an index does (SL401) needs the stride-0 dims (semantics
+§1.1, §1.3). Both are read from the code that builds the expanded tensor, inline or through
+the one assignment a name certainly reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from stridelint.analysis import torch_ops
+from stridelint.analysis.bindings import bound_around, reaching_assignment
+from stridelint.analysis.literals import (
+    ELLIPSIS,
+    INTEGER,
+    NEW_DIM,
+    OTHER,
+    RANGE,
+    SLICE,
+    index_kind,
+    literal_int,
+)
+from stridelint.analysis.purity import is_pure, may_change
+from stridelint.analysis.spans import operand_code
+from stridelint.analysis.tree import walk
+
+if TYPE_CHECKING:
+    from stridelint.analysis.module import ModuleFacts
+
+# ---- the expand an operand comes from -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExpandSource:
+    """A broadcast operand, seen as `<pre>` followed by an expand."""
+
+    pre_node: cst.BaseExpression  # the tensor before the expand
+    pre: str  # its code, parenthesized unless an atom
+    suffix: str  # `.expand(b, h)`, `.broadcast_to(s)`, or `.expand_as(e)` for a name `e`
+    call: cst.Call  # the expand
+    name: str | None  # the name the operand loads, when it was bound to the expand earlier
+
+
+def expand_parts(
+    facts: ModuleFacts, call: cst.BaseExpression
+) -> tuple[cst.BaseExpression, str] | None:
+    """(tensor before the expand, the expand as a method suffix) for `x.expand(...)`,
+    `x.expand_as(y)`, `x.broadcast_to(s)` and `torch.broadcast_to(x, s)`."""
+    if not isinstance(call, cst.Call):
+        return None
+    func = call.func
+    qualified = facts.imports.resolve(func)
+    if (
+        isinstance(func, cst.Attribute)
+        and qualified is None
+        and func.attr.value in torch_ops.BROADCAST_METHODS
+        and not any(a.keyword is not None and a.keyword.value != "size" for a in call.args)
+    ):
+        arguments = facts.text_of(call)[facts.span(func)[1] - facts.span(call)[0] :].lstrip()
+        return func.value, f".{func.attr.value}{arguments}"
+    if qualified in torch_ops.BROADCAST_FUNCTIONS:
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        if len(positional) == 2 and len(call.args) == 2:
+            return positional[0].value, f".expand({facts.text_of(positional[1].value)})"
+    return None
+
+
+def expand_source(
+    facts: ModuleFacts, operand: cst.BaseExpression, statement: cst.CSTNode | None
+) -> ExpandSource | None:
+    """How to write `operand` as `<pre>.expand(...)` at `statement`: an inline expand, or a
+    name bound to one earlier whose pre-expand expression still means the same there (its
+    names are not rebound or written in between, and re-evaluating it has no effects)."""
+    parts = expand_parts(facts, operand)
+    if parts is not None:
+        pre, suffix = parts
+        return ExpandSource(pre, operand_code(facts, pre), suffix, operand, None)
+    if not isinstance(operand, cst.Name):
+        return None
+    found = reaching_assignment(facts, operand, statement)
+    if found is None:
+        return None
+    assign, _, between = found
+    parts = expand_parts(facts, assign.value)
+    if parts is None:
+        return None
+    pre, _ = parts
+    names = {n.value for n in walk(pre) if isinstance(n, cst.Name)}
+    if operand.value in names or not is_pure(facts, pre):
+        return None  # `m = m[:, None].expand(...)`: `m[:, None]` now means something else
+    if any(may_change(facts, s, names | {operand.value}) for s in between):
+        return None
+    if bound_around(facts, operand, statement) & names:
+        return None  # `[1.0 - e for x in xs]`: `x` is the loop's own there
+    return ExpandSource(
+        pre, operand_code(facts, pre), f".expand_as({operand.value})", assign.value, operand.value
+    )
+
+
+# ---- which dims an expand makes stride 0 --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ExpandedDims:
+    """What the code says about the dims of `x.expand(s0, s1, ...)`."""
+
+    sizes: tuple[str, ...]  # the code of each size
+    broadcast: frozenset[int]  # size-1 dims inserted by `[:, None]`/`unsqueeze` and grown
+    kept: frozenset[int]  # dims that keep the source's own stride (`-1`, or a `:` entry)
+    unit: frozenset[int]  # dims expanded to a literal size 1
+
+    @property
+    def candidates(self) -> frozenset[int]:
+        """The dims the expand may make stride 0: all but the kept and the size-1 ones."""
+        return frozenset(range(len(self.sizes))) - self.kept - self.unit
+
+
+def expanded_dims(facts: ModuleFacts, call: cst.BaseExpression) -> ExpandedDims | None:
+    """Read the dims of a literal expand. `x[:, None].expand(b, n, s)` broadcasts dim 1. The
+    entries of the subscript are lined up with the first sizes (the last ones after an
+    `...`), as they are whenever the expand adds no leading dims."""
+    if not (
+        isinstance(call, cst.Call)
+        and isinstance(call.func, cst.Attribute)
+        and call.func.attr.value == "expand"
+        and facts.imports.resolve(call.func) is None
+    ):
+        return None
+    sizes = [a.value for a in call.args]
+    if len(sizes) == 1 and isinstance(sizes[0], (cst.Tuple, cst.List)):
+        sizes = [e.value for e in sizes[0].elements]
+    elif len(sizes) == 1 and literal_int(sizes[0]) is None:
+        return None  # `x.expand(shape)` or `x.expand(n)`: the code does not say which
+    if not sizes or any(a.star or a.keyword for a in call.args) or any(
+        isinstance(s, cst.StarredElement) for s in sizes
+    ):
+        return None
+    count = len(sizes)
+    kept = {i for i, s in enumerate(sizes) if literal_int(s) == -1}
+    unit = {i for i, s in enumerate(sizes) if literal_int(s) == 1}
+    inserted: set[int] = set()
+    source = call.func.value
+    if isinstance(source, cst.Subscript):
+        kinds = [index_kind(e.slice) for e in source.slice]
+        if OTHER in kinds or RANGE in kinds:
+            texts = tuple(facts.text_of(s) for s in sizes)
+            return ExpandedDims(texts, frozenset(), frozenset(kept), frozenset(unit))
+        placed = [k for k in kinds if k != INTEGER]  # an integer index removes a source dim
+        if ELLIPSIS in placed:
+            cut = placed.index(ELLIPSIS)
+            before, after = placed[:cut], placed[cut + 1 :]
+            positions = list(enumerate(before)) + [
+                (count - len(after) + i, k) for i, k in enumerate(after)
+            ]
+            kept |= set(range(len(before), count - len(after)))  # the source's dims, via `...`
+        else:
+            positions = list(enumerate(placed))
+            kept |= set(range(len(placed), count))  # the source's trailing dims
+        for position, kind in positions:
+            if not 0 <= position < count:
+                return None
+            if kind == NEW_DIM:
+                inserted.add(position)
+            elif kind == SLICE:
+                kept.add(position)
+    elif (
+        isinstance(source, cst.Call)
+        and isinstance(source.func, cst.Attribute)
+        and source.func.attr.value == "unsqueeze"
+        and len(source.args) == 1
+        and literal_int(source.args[0].value) is not None
+    ):
+        dim = literal_int(source.args[0].value)
+        if not -count <= dim < count:
+            return None
+        inserted.add(dim % count)
+    broadcast = frozenset(d for d in inserted if d not in kept and d not in unit)
+    texts = tuple(facts.text_of(s) for s in sizes)
+    dims = ExpandedDims(texts, broadcast, frozenset(kept - broadcast), frozenset(unit))
+    if not broadcast and len(dims.candidates) == 1:
+        # `row.expand(n, -1)`: the expand broadcasts something, and only dim 0 can be it
+        dims = ExpandedDims(dims.sizes, dims.candidates, dims.kept, dims.unit)
+    return dims
+
+
+def dims_of(
+    facts: ModuleFacts, operand: cst.BaseExpression, statement: cst.CSTNode | None
+) -> ExpandedDims | None:
+    """`expanded_dims` of an inline expand, or of the expand a name was bound to."""
+    if isinstance(operand, cst.Name):
+        found = reaching_assignment(facts, operand, statement)
+        return expanded_dims(facts, found[0].value) if found is not None else None
+    return expanded_dims(facts, operand)

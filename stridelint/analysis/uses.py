@@ -1,0 +1,273 @@
+"""How the code uses a tensor value: reads it through its strides, needs it dense, or lets
+it escape.
+
+Whether a broadcast result may stay a stride-0 view depends on everything that sees it: an
+elementwise op or a reduction reads any layout; an in-place write, `.view(-1)`, or a kernel
+that receives no strides needs a dense tensor (semantics §1.1, §1.3); a return, a store or
+an unknown call lets code we cannot see observe the layout (§2.3). `uses_of` follows the
+value through the names it is bound to and the views of it to every such use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from stridelint.analysis import torch_ops
+from stridelint.analysis.bindings import captured, loads_after
+from stridelint.analysis.purity import (
+    METADATA_METHODS,
+    READING_BUILTINS,
+    only_reads_arguments,
+    writes_in_place,
+)
+from stridelint.analysis.strides import is_stride_call
+
+if TYPE_CHECKING:
+    from stridelint.analysis.dataflow import FunctionFlow
+    from stridelint.analysis.module import ModuleFacts
+
+READ = "read"  # reads it through its strides, whatever they are (elementwise op, reduction)
+STRIDED_LAUNCH = "strided-launch"  # a kernel launch that also receives its strides
+DENSE = "dense"  # needs a dense tensor: written in place, `.view`, a kernel given no strides
+OPAQUE = "opaque"  # escapes or observes the layout: returned, stored, an unknown call
+
+_METADATA_ATTRIBUTES = frozenset(
+    {"shape", "ndim", "dtype", "device", "is_cuda", "layout", "requires_grad", "is_leaf"}
+)
+_LAYOUT_METHODS = frozenset(
+    {"data_ptr", "storage_offset", "is_contiguous", "untyped_storage", "storage", "numpy",
+     "is_set_to", "is_non_overlapping_and_dense"}
+)  # fmt: skip
+# Results that may be the tensor itself or a view of it: follow them like the tensor.
+_ALIAS_METHODS = (
+    (torch_ops.VIEW_METHODS - {"view", "view_as"})
+    | torch_ops.DEVICE_METHODS
+    | torch_ops.CAST_METHODS
+    | torch_ops.LAYOUT_METHODS
+    | {"to", "type", "type_as", "contiguous"}
+)
+# Methods that read their receiver (any strides) into a new tensor.
+_READING_METHODS = (
+    torch_ops.ELEMENTWISE_METHODS
+    | frozenset(torch_ops.REDUCTIONS)
+    | {"clone", "argmax", "argmin", "cumsum", "cumprod", "nonzero", "sort", "topk",
+       "masked_select", "matmul", "mm", "bmm", "softmax", "log_softmax", "var", "std",
+       "equal", "allclose", "isclose", "index_select", "gather", "expand_as"}
+)  # fmt: skip
+_READING_FUNCTIONS = (
+    torch_ops.ELEMENTWISE_FUNCTIONS
+    | frozenset(torch_ops.REDUCTION_FUNCTIONS)
+    | {f"torch.{name}" for name in (
+        "cat", "stack", "matmul", "mm", "bmm", "einsum", "equal", "allclose", "isclose",
+        "softmax", "log_softmax", "index_select", "gather", "masked_select", "nonzero",
+        "broadcast_shapes", "cumsum", "argmax", "argmin",
+    )}
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Use:
+    """One place that sees the value: how it uses it, and a phrase saying so for messages."""
+
+    node: cst.CSTNode
+    kind: str  # READ | STRIDED_LAUNCH | DENSE | OPAQUE
+    why: str
+
+
+def uses_of(facts: ModuleFacts, flow: FunctionFlow, node: cst.BaseExpression) -> list[Use]:
+    """Every use of the tensor `node` evaluates to, following names it is bound to and views
+    or aliases of it (`.t()`, `[i]`, a same-dtype `.to()` that returns it), to the ops that
+    consume it."""
+    walker = _UseWalker(facts, flow)
+    walker.expression(node)
+    return walker.uses
+
+
+def passes_strides(facts: ModuleFacts, launch: cst.Call, tensor: cst.BaseExpression) -> bool:
+    """Whether a kernel launch also receives `tensor`'s strides (`*t.stride()`, `t.stride(0)`)."""
+    code = facts.text_of(tensor)
+    for arg in launch.args:
+        value = arg.value
+        while isinstance(value, cst.Subscript):
+            value = value.value
+        if is_stride_call(value) and facts.text_of(value.func.value) == code:
+            return True
+    return False
+
+
+class _UseWalker:
+    def __init__(self, facts: ModuleFacts, flow: FunctionFlow) -> None:
+        self.facts = facts
+        self.flow = flow
+        self.parents = facts.parents
+        self.uses: list[Use] = []
+        self._followed: set[tuple[str, cst.CSTNode]] = set()
+
+    def add(self, node: cst.CSTNode, kind: str, why: str) -> None:
+        self.uses.append(Use(node, kind, why))
+
+    def code(self, node: cst.CSTNode) -> str:
+        return self.facts.snippet(node, 40)
+
+    def expression(self, node: cst.BaseExpression) -> None:
+        parent = self.parents.get(node)
+        if isinstance(parent, (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison)):
+            self.add(parent, READ, f"`{self.code(parent)}` reads it")
+        elif isinstance(parent, cst.ComparisonTarget):
+            owner = self.parents[parent]
+            self.add(owner, READ, f"`{self.code(owner)}` reads it")
+        elif isinstance(parent, cst.IfExp):
+            if parent.test is node:
+                self.add(parent, READ, "it is a condition")
+            else:
+                self.expression(parent)
+        elif isinstance(parent, cst.Attribute) and parent.value is node:
+            self.attribute(parent)
+        elif isinstance(parent, cst.Subscript) and parent.value is node:
+            if _is_store_target(self.parents, parent):
+                self.add(parent, DENSE, f"`{self.code(parent)}` is written")
+            else:
+                self.expression(parent)  # a view (or a gather): follow it like the tensor
+        elif isinstance(parent, cst.Index):
+            self.add(parent, READ, "it indexes another tensor")
+        elif isinstance(parent, cst.Arg):
+            self.argument(parent, node)
+        elif isinstance(parent, cst.Element):
+            self.element(parent)
+        elif isinstance(parent, cst.Assign) and parent.value is node:
+            for target in parent.targets:
+                self.target(target.target, parent)
+        elif isinstance(parent, cst.AnnAssign) and parent.value is node:
+            self.target(parent.target, parent)
+        elif isinstance(parent, cst.AugAssign):
+            if parent.value is node:
+                self.add(parent, READ, f"`{self.code(parent)}` reads it")
+            else:
+                self.add(parent, DENSE, f"`{self.code(parent)}` writes into it in place")
+        elif isinstance(parent, cst.Expr):
+            self.add(parent, READ, "its value is discarded")
+        elif isinstance(parent, cst.Return):
+            self.add(parent, OPAQUE, "it is returned to the caller")
+        else:
+            where = self.code(parent) if parent is not None else "?"
+            self.add(node, OPAQUE, f"it is used in `{where}`")
+
+    def attribute(self, attribute: cst.Attribute) -> None:
+        name = attribute.attr.value
+        call = self.parents.get(attribute)
+        if not (isinstance(call, cst.Call) and call.func is attribute):
+            if name in _METADATA_ATTRIBUTES:
+                self.add(attribute, READ, f"`.{name}` is read")
+            elif name in torch_ops.VIEW_ATTRIBUTES:
+                self.expression(attribute)
+            else:
+                self.add(attribute, OPAQUE, f"`.{name}` is read")
+            return
+        if name == "stride":
+            self.stride_call(call)
+        elif name in METADATA_METHODS:
+            self.add(call, READ, f"`.{name}()` is read")
+        elif name in ("view", "view_as"):
+            # semantics §1.1: `view` raises when it would merge a stride-0 dim
+            self.add(call, DENSE, f"`{self.code(call)}` needs a dense layout")
+        elif name in _LAYOUT_METHODS:
+            self.add(call, OPAQUE, f"`.{name}()` observes its memory layout")
+        elif writes_in_place(name):
+            self.add(call, DENSE, f"`{self.code(call)}` writes into it in place")
+        elif name in _ALIAS_METHODS:
+            self.expression(call)  # may return the tensor itself or a view of it
+        elif name in _READING_METHODS:
+            self.add(call, READ, f"`.{name}()` reads it")
+        else:
+            self.add(call, OPAQUE, f"`.{name}()` is called on it")
+
+    def stride_call(self, call: cst.Call) -> None:
+        node: cst.CSTNode = call
+        while isinstance(self.parents.get(node), cst.Subscript):
+            node = self.parents[node]  # `t.stride()[0]`
+        parent = self.parents.get(node)
+        if isinstance(parent, cst.Arg) and self.parents.get(parent) in self.flow.launches:
+            self.add(call, READ, "its strides are passed to the kernel")
+        else:
+            self.add(call, OPAQUE, f"`{self.code(call)}` reads its strides")
+
+    def argument(self, arg: cst.Arg, node: cst.BaseExpression) -> None:
+        call = self.parents[arg]
+        if arg.keyword is not None and arg.keyword.value == "out":
+            self.add(call, DENSE, f"`{self.code(call)}` writes into it as `out=`")
+            return
+        if call in self.flow.launches:
+            kernel = self.code(call.func.value) if isinstance(call.func, cst.Subscript) else "?"
+            if passes_strides(self.facts, call, node):
+                self.add(call, STRIDED_LAUNCH, f"`{kernel}` receives it with its strides")
+            else:
+                self.add(call, DENSE, f"`{kernel}` receives it without its strides")
+            return
+        func = call.func
+        qualified = self.facts.imports.resolve(func)
+        if isinstance(func, cst.Attribute) and qualified is None:
+            method = func.attr.value
+            reads = method in _READING_METHODS or only_reads_arguments(method)
+            kind, why = (READ, f"`.{method}()` reads it") if reads else (
+                OPAQUE, f"it is passed to `.{method}()`"
+            )
+            self.add(call, kind, why)
+        elif qualified in torch_ops.BROADCAST_FUNCTIONS:
+            self.expression(call)  # `torch.broadcast_to(t, s)` is a view of it
+        elif qualified in _READING_FUNCTIONS or (
+            isinstance(func, cst.Name) and func.value in READING_BUILTINS
+        ):
+            self.add(call, READ, f"`{self.code(func)}` reads it")
+        else:
+            self.add(call, OPAQUE, f"it is passed to `{self.code(func)}`")
+
+    def element(self, element: cst.Element) -> None:
+        container = self.parents.get(element)
+        holder = self.parents.get(container)
+        if isinstance(holder, cst.Arg):
+            qualified = self.facts.imports.resolve(self.parents[holder].func)
+            if qualified in _READING_FUNCTIONS:  # torch.cat([t, u])
+                self.add(holder, READ, f"`{qualified.removeprefix('torch.')}` reads it")
+                return
+        if (
+            isinstance(container, cst.Tuple)
+            and isinstance(holder, cst.Assign)
+            and holder.value is container
+            and len(holder.targets) == 1
+        ):
+            target = holder.targets[0].target
+            index = next(i for i, e in enumerate(container.elements) if e is element)
+            if (
+                isinstance(target, (cst.Tuple, cst.List))
+                and len(target.elements) == len(container.elements)
+                and not any(isinstance(e, cst.StarredElement) for e in container.elements)
+            ):
+                self.target(target.elements[index].value, holder)
+                return
+        self.add(element, OPAQUE, "it is stored in a container")
+
+    def target(self, target: cst.BaseExpression, assign: cst.CSTNode) -> None:
+        if not isinstance(target, cst.Name):
+            self.add(target, OPAQUE, f"it is stored in `{self.code(target)}`")
+            return
+        statement = self.parents.get(assign)
+        key = (target.value, assign)
+        if key in self._followed:
+            return
+        self._followed.add(key)
+        if captured(self.flow.func, target.value):
+            self.add(target, OPAQUE, f"a nested function captures `{target.value}`")
+        for load in loads_after(self.facts, self.flow, target.value, statement):
+            self.expression(load)
+
+
+def _is_store_target(parents: dict[cst.CSTNode, cst.CSTNode], node: cst.CSTNode) -> bool:
+    parent = parents.get(node)
+    if isinstance(parent, cst.AssignTarget):
+        return True
+    if isinstance(parent, (cst.AugAssign, cst.AnnAssign)) and parent.target is node:
+        return True
+    return isinstance(parent, cst.Del)

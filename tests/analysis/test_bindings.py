@@ -1,0 +1,156 @@
+"""bindings: which assignment a load reads, and which loads read an assignment."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from stridelint.analysis import bindings
+from stridelint.analysis.tree import descendants
+from tests.analysis.parsed import facts_of, flow_of, node, statement_of
+
+
+def _reaching(code: str, load_in: str):
+    """reaching_assignment for the load of `e` in the statement whose code is `load_in`."""
+    facts = facts_of(code)
+    statement = node(facts, load_in, cst.SimpleStatementLine)
+    load = next(n for n in descendants(statement, cst.Name) if n.value == "e")
+    return facts, bindings.reaching_assignment(facts, load, statement)
+
+
+def test_reaching_assignment_is_the_plain_assignment_a_load_reads():
+    facts, found = _reaching(
+        """
+        def f(x, n):
+            e = x.expand(n, -1)
+            y = e + 1
+        """,
+        "y = e + 1",
+    )
+    assign, statement, between = found
+    assert facts.text_of(assign.value) == "x.expand(n, -1)"
+    assert facts.text_of(statement) == "e = x.expand(n, -1)"
+    assert between == []
+
+
+def test_reaching_assignment_lists_the_statements_in_between():
+    facts, (_, _, between) = _reaching(
+        """
+        def f(x, n):
+            e = x.expand(n, -1)
+            print(n)
+            y = e + 1
+        """,
+        "y = e + 1",
+    )
+    assert [facts.text_of(s) for s in between] == ["print(n)"]
+
+
+def test_reaching_assignment_counts_an_enclosing_loop_as_in_between():
+    facts, (_, _, between) = _reaching(
+        """
+        def f(x, n):
+            e = x.expand(n, -1)
+            for i in range(n):
+                y = e + i
+        """,
+        "y = e + i",
+    )
+    assert [type(s) for s in between] == [cst.For]
+
+
+def test_reaching_assignment_is_none_after_a_binding_that_is_not_plain():
+    _, found = _reaching(
+        """
+        def f(x, n):
+            e, g = x.expand(n, -1), x
+            y = e + 1
+        """,
+        "y = e + 1",
+    )
+    assert found is None
+
+
+def test_reaching_assignment_is_none_for_a_parameter():
+    _, found = _reaching(
+        """
+        def f(e):
+            y = e + 1
+        """,
+        "y = e + 1",
+    )
+    assert found is None
+
+
+def test_simple_assignment_is_one_name_bound_alone():
+    facts = facts_of("a = 1\nb = c = 2\nd = 3; f = 4\n")
+    first, chained, two = facts.module.body
+    assert bindings.simple_assignment(first, "a") is first.body[0]
+    assert bindings.simple_assignment(chained, "b") is None
+    assert bindings.simple_assignment(two, "d") is None
+
+
+def _loads_after(code: str, bound_in: str) -> list[str]:
+    """The statements holding the loads of `t` that may see the value bound in `bound_in`."""
+    facts = facts_of(code)
+    statement = node(facts, bound_in, cst.SimpleStatementLine)
+    loads = bindings.loads_after(facts, flow_of(facts, "f"), "t", statement)
+    return [facts.text_of(statement_of(facts, load)) for load in loads]
+
+
+def test_loads_after_stop_at_a_later_rebinding():
+    code = """
+    def f(x):
+        t = x + 1
+        a = t * 2
+        t = t - 1
+        b = t
+    """
+    assert _loads_after(code, "t = x + 1") == ["a = t * 2", "t = t - 1"]
+
+
+def test_loads_after_include_every_load_of_an_enclosing_loop():
+    code = """
+    def f(x, n):
+        t = x
+        for i in range(n):
+            a = t + 1
+            t = x * i
+    """
+    assert _loads_after(code, "t = x * i") == ["a = t + 1"]
+
+
+def test_captured_sees_a_nested_function_that_mentions_the_name():
+    facts = facts_of(
+        """
+        def f(x):
+            t = x + 1
+            def g():
+                return t
+        """
+    )
+    func = facts.module.body[0]
+    assert bindings.captured(func, "t")
+    assert not bindings.captured(func, "x")
+
+
+def test_bound_around_names_what_a_comprehension_and_a_walrus_bind():
+    facts = facts_of(
+        """
+        def f(e, xs):
+            ys = [e + x for x in xs if (k := x)]
+        """
+    )
+    load = node(facts, "e", cst.Name, nth=1)
+    bound = bindings.bound_around(facts, load, statement_of(facts, load))
+    assert {"x", "k"} <= bound and "e" not in bound
+
+
+def test_bound_around_is_empty_outside_comprehensions_and_lambdas():
+    facts = facts_of(
+        """
+        def f(e, x):
+            y = e + x
+        """
+    )
+    load = node(facts, "e", cst.Name, nth=1)
+    assert bindings.bound_around(facts, load, statement_of(facts, load)) == set()

@@ -1,0 +1,41 @@
+"""Values the dataflow gives to broadcast sources and views."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+import pytest
+
+from stridelint.analysis.module import ModuleFacts
+from stridelint.analysis.values import Broadcast, State
+from stridelint.source import decode
+
+
+def value_of(body: str, name: str = "y"):
+    code = "def f(x, n):\n" + textwrap.indent(textwrap.dedent(body), "    ")
+    text = decode(code.encode())
+    facts = ModuleFacts(cst.parse_module(text.text), text)
+    (flow,) = facts.flows_named("f")
+    return flow.env.get(name)
+
+
+@pytest.mark.parametrize("call", ["x.expand(1, -1)", "x.expand((1, -1))", "x.expand(-1)"])
+def test_an_expand_that_grows_no_dim_makes_no_broadcast(call):
+    assert value_of(f"y = {call}\n") is None
+
+
+@pytest.mark.parametrize("call", ["x.expand(4, -1)", "x.expand(n, -1)", "x.expand(*x.shape)"])
+def test_an_expand_that_may_grow_a_dim_is_a_definite_broadcast(call):
+    value = value_of(f"y = {call}\n")
+    assert isinstance(value, Broadcast) and value.state is State.DEFINITE
+
+
+def test_a_size_one_expand_keeps_what_the_input_already_was():
+    value = value_of("z = x.expand(4, 8)\ny = z.expand(1, -1, -1)\n")
+    assert isinstance(value, Broadcast) and value.state is State.DEFINITE
+
+
+def test_broadcast_on_one_path_only_is_possible_after_the_join():
+    value = value_of("y = x\nif n:\n    y = x.expand(4, 8)\n")
+    assert isinstance(value, Broadcast) and value.state is State.POSSIBLE

@@ -1,0 +1,60 @@
+"""dtypes: the dtype a cast converts to and the dtype the code shows a tensor has."""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+
+from stridelint.analysis import dtypes
+from tests.analysis.parsed import facts_of, node, statement_of
+
+
+@pytest.mark.parametrize(
+    ("cast", "dtype"),
+    [
+        ("x.half()", "float16"),
+        ("x.to(torch.float16)", "float16"),
+        ("x.to(torch.long)", "int64"),
+        ("x.to(dtype=torch.bool)", "bool"),
+        ("x.type(y.dtype)", "y.dtype"),
+    ],
+)
+def test_cast_dtype_is_canonical_or_the_dtype_code(cast, dtype):
+    facts = facts_of(f"import torch\nz = {cast}\n")
+    assert dtypes.cast_dtype(facts, node(facts, cast, cst.Call)) == dtype
+
+
+@pytest.mark.parametrize("call", ["x.to(device)", "x.half(1)", "x.sum()"])
+def test_cast_dtype_is_none_without_a_dtype_in_the_code(call):
+    facts = facts_of(f"z = {call}\n")
+    assert dtypes.cast_dtype(facts, node(facts, call, cst.Call)) is None
+
+
+def _dtype_of(code: str) -> str | None:
+    """dtype_of the last load of `t` in f."""
+    facts = facts_of("import torch\n" + code)
+    load = node(facts, "t", cst.Name, nth=-1)
+    return dtypes.dtype_of(facts, load, statement_of(facts, load))
+
+
+def test_dtype_of_a_comparison_is_bool_through_an_expand_and_a_view():
+    code = "def f(m, n):\n    t = (m > 0)[:, None].expand(-1, n).t()\n    y = t.bool()\n"
+    assert _dtype_of(code) == "bool"
+
+
+def test_dtype_of_follows_a_name_to_its_cast():
+    code = "def f(m, n):\n    h = m.to(torch.float16)\n    t = h.expand(n, -1)\n    y = t + 1\n"
+    assert _dtype_of(code) == "float16"
+
+
+def test_dtype_of_a_parameter_is_unknown():
+    assert _dtype_of("def f(t):\n    y = t + 1\n") is None
+
+
+@pytest.mark.parametrize(
+    ("code", "integer"),
+    [("torch.int64", True), ("torch.bool", True), ("long", True), ("torch.float32", False),
+     ("x.dtype", False)],
+)  # fmt: skip
+def test_names_integer_dtype_reads_the_dtype_spelling(code, integer):
+    assert dtypes.names_integer_dtype(cst.parse_expression(code)) is integer

@@ -1,0 +1,118 @@
+"""Launch mapping: which kernel each launch reaches and which parameter each argument binds."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+
+from stridelint.analysis.module import ModuleFacts
+from stridelint.analysis.values import Broadcast
+from stridelint.source import decode
+
+KERNEL = """
+import functools
+import triton
+
+def hook(grid, kernel, args):
+    return {}
+
+@triton.jit(launch_metadata=hook)
+def _k(X, Mask, N, FLAG, DIM):
+    pass
+
+@triton.jit
+def _other(X, Mask, N):
+    pass
+"""
+
+
+def facts_of(code: str) -> ModuleFacts:
+    text = decode(textwrap.dedent(KERNEL + code).encode())
+    return ModuleFacts(cst.parse_module(text.text), text)
+
+
+def launches(code: str, function: str = "wrapper"):
+    facts = facts_of(code)
+    (flow,) = facts.flows_named(function)
+    return facts, list(flow.launches.values())
+
+
+def hook_mask(code: str):
+    facts = facts_of(code)
+    (flow,) = facts.flows_named("hook")
+    return flow.hook_arguments.get("Mask")
+
+
+def test_plain_kernel_name_is_a_launch():
+    _, sites = launches("def wrapper(x, m):\n    _k[(1,)](x, m, 4, 0, 1)\n")
+    assert [site.kernels for site in sites] == [("_k",)]
+
+
+def test_kernel_reached_through_an_attribute_of_a_specialization():
+    _, sites = launches("def wrapper(x, m, s):\n    s.get(fn=1)._k[(1,)](x, m, 4)\n")
+    assert [site.kernels for site in sites] == [("_k",)]
+
+
+def test_kernel_and_launcher_held_in_variables():
+    code = "def wrapper(x, m, s):\n    k = s.pick()._k\n    run = k[(1,)]\n    run(x, m, 4)\n"
+    _, sites = launches(code)
+    assert [site.kernels for site in sites] == [("_k",)]
+
+
+def test_module_level_table_of_kernels_indexed_and_got():
+    code = (
+        "TABLE = {'a': _k, 'b': _other}\n"
+        "def wrapper(x, m, key):\n    TABLE[key][(1,)](x, m, 4)\n    TABLE.get(key)[(1,)](x, m, 4)\n"
+    )
+    _, sites = launches(code)
+    assert [site.kernels for site in sites] == [("_k", "_other")] * 2
+
+
+def test_an_attribute_not_naming_a_kernel_is_not_a_launch():
+    _, sites = launches("def wrapper(x, m, s):\n    s.get()._missing[(1,)](x, m, 4)\n")
+    assert sites == []
+
+
+def test_positions_before_a_splat_and_keywords_after_it_are_kept():
+    _, (site,) = launches("def wrapper(x, m, a):\n    _k[(1,)](x, m, *a.args, 4, FLAG=1, DIM=0)\n")
+    keys = [key for key, _, _ in site.arguments]
+    assert keys == [0, 1, None, "FLAG", "DIM"]
+
+
+def test_double_star_arguments_bind_nothing():
+    _, (site,) = launches("def wrapper(x, m, kw):\n    _k[(1,)](x, m, **kw)\n")
+    assert [key for key, _, _ in site.arguments] == [0, 1]
+
+
+def test_functools_partial_shifts_later_positions():
+    code = "def wrapper(x, m):\n    run = functools.partial(_k[(1,)], x)\n    run(m, 4)\n"
+    _, (site,) = launches(code)
+    assert [key for key, _, _ in site.arguments] == [0, 1, 2]
+
+
+def test_expanded_mask_before_a_splat_reaches_the_hook_by_position():
+    code = "def wrapper(x, m, a):\n    m = m.expand(4, 8)\n    _k[(1,)](x, m, *a.args, DIM=0)\n"
+    value = hook_mask(code)
+    assert isinstance(value, Broadcast)
+    assert "as `Mask`" in value.evidence[0].message
+
+
+def test_mask_after_a_splat_maps_by_its_unique_name():
+    code = "def wrapper(x, mask):\n    mask = mask.expand(4, 8)\n    _k[(1,)](*x.stride(), mask, 4)\n"
+    assert isinstance(hook_mask(code), Broadcast)
+
+
+def test_argument_after_a_splat_with_no_matching_name_is_never_guessed():
+    code = "def wrapper(x, m):\n    m = m.expand(4, 8)\n    _k[(1,)](*x.stride(), m, 4)\n"
+    assert hook_mask(code) is None
+
+
+def test_hook_reads_through_args_get():
+    code = "def wrapper(x, m):\n    m = m.expand(4, 8)\n    _k[(1,)](x, m, 4, 0, 0)\n"
+    module = KERNEL.replace("return {}", "return (args.get('Mask') != 0).sum()") + code
+    text = decode(textwrap.dedent(module).encode())
+    facts = ModuleFacts(cst.parse_module(text.text), text)
+    (flow,) = facts.flows_named("hook")
+    (sink,) = flow.sinks.values()
+    assert isinstance(sink.operands[0][1], Broadcast)

@@ -1,0 +1,108 @@
+"""provenance: the expand a broadcast operand comes from, and which dims it broadcasts."""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+
+from stridelint.analysis import provenance
+from tests.analysis.parsed import facts_of, node, statement_of
+
+
+def test_expand_parts_splits_a_method_expand_into_tensor_and_suffix():
+    facts = facts_of("y = x[:, None].expand(b, n)\n")
+    pre, suffix = provenance.expand_parts(facts, node(facts, "x[:, None].expand(b, n)"))
+    assert (facts.text_of(pre), suffix) == ("x[:, None]", ".expand(b, n)")
+
+
+def test_expand_parts_writes_torch_broadcast_to_as_an_expand():
+    facts = facts_of("import torch\ny = torch.broadcast_to(x, s)\n")
+    pre, suffix = provenance.expand_parts(facts, node(facts, "torch.broadcast_to(x, s)"))
+    assert (facts.text_of(pre), suffix) == ("x", ".expand(s)")
+
+
+def test_expand_parts_is_none_for_another_call():
+    facts = facts_of("y = x.view(b, n)\n")
+    assert provenance.expand_parts(facts, node(facts, "x.view(b, n)")) is None
+
+
+def _source(code: str, operand: str = "e"):
+    """expand_source of the load of `operand` in the last statement of f."""
+    facts = facts_of(code)
+    body = facts.module.body[0].body.body
+    load = node(facts, operand, cst.Name, nth=-1)
+    assert statement_of(facts, load) is body[-1]
+    return facts, provenance.expand_source(facts, load, body[-1])
+
+
+def test_expand_source_of_an_inline_expand_is_its_own_suffix():
+    facts = facts_of("def f(x, n):\n    y = x.float().expand(n, -1) * 2\n")
+    operand = node(facts, "x.float().expand(n, -1)", cst.Call)
+    source = provenance.expand_source(facts, operand, statement_of(facts, operand))
+    assert (source.pre, source.suffix, source.name) == ("x.float()", ".expand(n, -1)", None)
+
+
+def test_expand_source_of_a_name_expands_as_the_name():
+    _, source = _source("def f(x, n):\n    e = (x + 1).expand(n, -1)\n    y = e * 2\n")
+    assert (source.pre, source.suffix, source.name) == ("(x + 1)", ".expand_as(e)", "e")
+
+
+@pytest.mark.parametrize(
+    "between",
+    ["x = x * 2", "x.add_(1)", "x[0] = 0", "e = e * 1"],
+)
+def test_expand_source_refuses_when_the_tensor_before_the_expand_may_change(between):
+    code = f"def f(x, n):\n    e = x.expand(n, -1)\n    {between}\n    y = e * 2\n"
+    assert _source(code)[1] is None
+
+
+def test_expand_source_refuses_a_name_rebound_onto_its_own_expand():
+    code = "def f(m, n):\n    m = m[:, None].expand(-1, n)\n    y = m * 2\n"
+    assert _source(code, "m")[1] is None
+
+
+def test_expand_source_refuses_where_a_comprehension_rebinds_a_name_of_the_tensor():
+    code = "def f(x, n, xs):\n    e = x.expand(n, -1)\n    ys = [e * 2 for x in xs]\n"
+    assert _source(code)[1] is None
+
+
+def _dims(expand: str):
+    facts = facts_of(f"y = {expand}\n")
+    return provenance.expanded_dims(facts, facts.module.body[0].body[0].value)
+
+
+@pytest.mark.parametrize(
+    ("expand", "broadcast", "kept", "unit"),
+    [
+        ("m[:, None].expand(b, n, s)", {1}, {0, 2}, set()),
+        ("m[None, ...].expand(n, b, s)", {0}, {1, 2}, set()),
+        ("m[0, :, None].expand(s, n)", {1}, {0}, set()),
+        ("m.unsqueeze(-1).expand(b, s, n)", {2}, set(), set()),
+        ("m[:, None].expand(b, 1, s)", set(), {0, 2}, {1}),
+        ("m.expand(n, -1)", {0}, {1}, set()),
+    ],
+)
+def test_expanded_dims_reads_inserted_kept_and_unit_dims(expand, broadcast, kept, unit):
+    dims = _dims(expand)
+    assert (set(dims.broadcast), set(dims.kept), set(dims.unit)) == (broadcast, kept, unit)
+
+
+def test_expanded_dims_gives_up_lining_up_after_a_partial_slice():
+    dims = _dims("m[1:, None].expand(b, n, s)")
+    assert dims.broadcast == frozenset() and dims.candidates == {0, 1, 2}
+
+
+@pytest.mark.parametrize("expand", ["m.expand(shape)", "m.expand(*sizes)", "m.view(b, n)"])
+def test_expanded_dims_is_none_when_the_sizes_are_not_in_the_code(expand):
+    assert _dims(expand) is None
+
+
+def test_candidates_are_the_dims_neither_kept_nor_of_size_one():
+    assert _dims("m.expand(b, 1, n, -1)").candidates == {0, 2}
+
+
+def test_dims_of_a_name_reads_the_expand_it_was_bound_to():
+    facts = facts_of("def f(m, b, n):\n    e = m[:, None].expand(b, n)\n    e[0] = 1\n")
+    load = node(facts, "e", cst.Name, nth=-1)
+    dims = provenance.dims_of(facts, load, statement_of(facts, load))
+    assert dims.sizes == ("b", "n") and dims.broadcast == {1}

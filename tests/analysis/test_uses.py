@@ -1,0 +1,74 @@
+"""uses: how the code uses a tensor value, followed through names and views."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from stridelint.analysis import uses
+from tests.analysis.parsed import facts_of, flow_of, node
+
+_KERNEL = """
+import torch
+import triton
+
+@triton.jit
+def k(X, s0, s1):
+    pass
+"""
+
+
+def _kinds(body: str, value: str = "x.expand(n, -1) + 1") -> list[str]:
+    """The kinds of the uses of `value`, bound to `t` at the top of f's body."""
+    facts = facts_of(_KERNEL + f"\ndef f(x, n, u):\n    t = {value}\n" + body)
+    found = uses.uses_of(facts, flow_of(facts, "f"), node(facts, value, cst.BaseExpression))
+    return [use.kind for use in found]
+
+
+def test_an_elementwise_op_reads_it():
+    assert _kinds("    y = t * 2\n") == [uses.READ]
+
+
+def test_a_view_is_followed_to_its_own_uses():
+    assert _kinds("    y = t.t()[0] * 2\n") == [uses.READ]
+
+
+def test_a_later_binding_is_followed_to_its_loads():
+    assert _kinds("    v = t\n    return v\n") == [uses.OPAQUE]
+
+
+def test_an_in_place_write_needs_it_dense():
+    assert _kinds("    t.add_(1)\n") == [uses.DENSE]
+
+
+def test_a_kernel_given_its_strides_reads_it_with_them():
+    kinds = _kinds("    k[(1,)](t, *t.stride())\n")
+    assert sorted(kinds) == sorted([uses.STRIDED_LAUNCH, uses.READ])
+
+
+def test_a_kernel_given_no_strides_needs_it_dense():
+    assert _kinds("    k[(1,)](t, 1, 1)\n") == [uses.DENSE]
+
+
+def test_reading_its_strides_outside_a_launch_observes_the_layout():
+    assert _kinds("    s = t.stride(0)\n") == [uses.OPAQUE]
+
+
+def test_a_lambda_that_captures_it_lets_it_escape():
+    assert _kinds("    h = lambda: t\n") == [uses.OPAQUE]
+
+
+def test_each_use_says_why_for_messages():
+    facts = facts_of("def f(x, n):\n    return x.expand(n, -1) + 1\n")
+    value = node(facts, "x.expand(n, -1) + 1", cst.BinaryOperation)
+    [use] = uses.uses_of(facts, flow_of(facts, "f"), value)
+    assert use.why == "it is returned to the caller"
+
+
+def test_passes_strides_sees_a_splat_and_a_single_stride():
+    facts = facts_of(
+        _KERNEL + "\ndef f(a, b):\n    k[(1,)](a, b, *a.stride())\n    k[(1,)](b, b.stride(0), 1)\n"
+    )
+    first, second = facts.flows_named("f")[0].launches
+    assert uses.passes_strides(facts, first, node(facts, "a", cst.Name, nth=1))
+    assert not uses.passes_strides(facts, first, node(facts, "b", cst.Name, nth=1))
+    assert uses.passes_strides(facts, second, node(facts, "b", cst.Name, nth=2))
