@@ -1,53 +1,325 @@
-"""The result cache returns what a fresh check would, and never trusts a bad entry."""
+"""The result cache is used: a warm run is served from it, not recomputed; a change of the
+file, its path, the settings or the tool's version misses it; a bad entry is never trusted.
+
+A run is "served from the cache" when it parses nothing with LibCST (`Parses` counts the
+calls; every cold run here must parse, so the counter cannot pass vacuously) and returns what
+a check without a cache returns. Each run uses a fresh `ResultCache` over the same folder, as
+a new process would. tests/test_cache_mutants.py runs each of these tests against broken
+caches (`load` that always misses, `store` that drops, keys that ignore one of their parts)
+and asserts that they fail.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
+import libcst
+import pytest
+
+import stridelint
+import stridelint.cache
 from stridelint.cache import ResultCache
 from stridelint.config import Config
-from stridelint.engine import FixMode, check_file
+from stridelint.engine import FixMode, check_file, default_cache, fix_text, run_files
+from stridelint.source import decode
 
-SOURCE = "import torch\n\n\ndef f(x, n):\n    e = x.expand(n, -1)\n    return (e * 0.5).sum()\n"
-
-
-def _cache(tmp_path: Path, config: Config) -> ResultCache:
-    return ResultCache(tmp_path / "cache", config.fingerprint())
-
-
-def _entries(tmp_path: Path) -> list[Path]:
-    return sorted((tmp_path / "cache").rglob("*.json"))
+# SL101 with an unsafe fix (a float sum) and SL101 with a safe one (a count).
+FLOAT_SUM = "import torch\n\n\ndef f(x, n):\n    e = x.expand(n, -1)\n    return (e * 0.5).sum()\n"
+COUNT = "import torch\n\n\ndef count(x, n):\n    e = x.expand(n, -1)\n    return (e != 0).sum()\n"
+CLEAN = "import torch\n\n\ndef f(x, n):\n    e = torch.zeros(n, 3)\n    return (e * 0.5).sum()\n"
 
 
-def test_warm_run_returns_the_cold_findings_fixes_included(tmp_path):
-    config = Config(root=tmp_path, source=None)
-    path = tmp_path / "m.py"
-    path.write_text(SOURCE)
-    cold = check_file(path, config, FixMode(), _cache(tmp_path, config))
-    assert len(_entries(tmp_path)) == 1
-    warm = check_file(path, config, FixMode(), _cache(tmp_path, config))
-    assert warm.findings == cold.findings and cold.findings[0].fix is not None
+class Parses:
+    """Counts LibCST parses (the engine parses every file it analyses, and each fix result)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.count = 0
+        original = libcst.parse_module
+
+        def counting(*args, **kwargs):
+            self.count += 1
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(libcst, "parse_module", counting)
+
+    def during(self, action):
+        before = self.count
+        result = action()
+        return result, self.count - before
 
 
-def test_corrupt_and_foreign_entries_are_ignored(tmp_path):
-    config = Config(root=tmp_path, source=None)
-    path = tmp_path / "m.py"
-    path.write_text(SOURCE)
-    expected = check_file(path, config, FixMode(), None).findings
-    check_file(path, config, FixMode(), _cache(tmp_path, config))
-    [entry] = _entries(tmp_path)
-    for garbage in ("{not json", '{"format": 1, "key": "other", "findings": []}',
-                    entry.read_text().replace('"code":"SL101"', '"code":101')):
-        entry.write_text(garbage)
-        assert check_file(path, config, FixMode(), _cache(tmp_path, config)).findings == expected
+class Project:
+    def __init__(
+        self, root: Path, monkeypatch: pytest.MonkeyPatch, cache_dir: Path | None = None
+    ) -> None:
+        self.root = root
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.cache_dir = cache_dir or root / "cache"
+        self.config = Config(root=root, source=None)
+        self.parses = Parses(monkeypatch)
+
+    def write(self, name: str, text: str) -> Path:
+        path = self.root / name
+        path.write_text(text)
+        return path
+
+    def cache(self, config: Config | None = None) -> ResultCache:
+        return ResultCache(self.cache_dir, (config or self.config).fingerprint())
+
+    def check(self, path: Path, config: Config | None = None, mode: FixMode = FixMode()):
+        """(report, parses) of a run with a fresh cache object over the project's cache folder."""
+        config = config or self.config
+        return self.parses.during(lambda: check_file(path, config, mode, self.cache(config)))
+
+    def fresh(self, path: Path, config: Config | None = None):
+        """The findings of a check that uses no cache at all."""
+        return check_file(path, config or self.config, FixMode(), None).findings
+
+    def entries(self) -> list[Path]:
+        return sorted(self.cache_dir.rglob("*.json"))
+
+    def entry(self) -> Path:
+        entries = self.entries()
+        assert len(entries) == 1, f"expected one cache entry, found {len(entries)}"
+        return entries[0]
+
+    def assert_cold_then_warm(self, path: Path, config: Config | None = None):
+        cold, cold_parses = self.check(path, config)
+        assert cold_parses > 0, "a cold run must parse (else this counter proves nothing)"
+        assert cold.findings == self.fresh(path, config) != []
+        warm, warm_parses = self.check(path, config)
+        assert warm_parses == 0, "the warm run parsed: it was not served from the cache"
+        assert warm.findings == cold.findings
+        return cold
 
 
-def test_settings_and_content_changes_miss_the_cache(tmp_path):
-    config = Config(root=tmp_path, source=None)
-    path = tmp_path / "m.py"
-    path.write_text(SOURCE)
-    check_file(path, config, FixMode(), _cache(tmp_path, config))
-    ignoring = config.with_overrides(ignore=("SL1",))
-    assert check_file(path, ignoring, FixMode(), _cache(tmp_path, ignoring)).findings == []
-    path.write_text(SOURCE.replace("x.expand(n, -1)", "torch.zeros(n, 3)"))
-    assert check_file(path, config, FixMode(), _cache(tmp_path, config)).findings == []
+@pytest.fixture
+def project(tmp_path, monkeypatch) -> Project:
+    return Project(tmp_path / "project", monkeypatch)
+
+
+def test_a_warm_run_is_served_from_the_cache_fixes_included(project):
+    path = project.write("m.py", FLOAT_SUM)
+    cold = project.assert_cold_then_warm(path)
+    assert cold.findings[0].fix is not None and cold.findings[0].fix.edits
+    assert len(project.entries()) == 1
+
+
+def test_a_hit_returns_what_was_stored(project):
+    """The warm findings come from the entry: edit its message and the run reports the edit."""
+    path = project.write("m.py", FLOAT_SUM)
+    project.check(path)
+    entry = project.entry()
+    document = json.loads(entry.read_text())
+    document["findings"][0]["message"] = "from the cache"
+    entry.write_text(json.dumps(document))
+    report, parses = project.check(path)
+    assert parses == 0 and [f.message for f in report.findings] == ["from the cache"]
+
+
+def test_a_changed_file_misses_and_each_content_keeps_its_entry(project):
+    path = project.write("m.py", FLOAT_SUM)
+    project.assert_cold_then_warm(path)
+    project.write("m.py", COUNT)
+    changed, parses = project.check(path)
+    assert parses > 0 and changed.findings == project.fresh(path)
+    assert changed.findings[0].fix.applicability.value == "safe"  # not the float sum's entry
+    project.write("m.py", CLEAN)
+    clean, _ = project.check(path)  # the pre-filter may spare this one its parse
+    assert clean.findings == [] == project.fresh(path)
+    project.write("m.py", FLOAT_SUM)
+    back, parses = project.check(path)
+    assert parses == 0 and back.findings == project.fresh(path)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"ignore": ("SL1",)}, {"broadcast_hints": ("x",)}, {"scope": "all"},
+     {"per_file_ignores": (("other.py", ("SL101",)),)}],
+    ids=lambda change: next(iter(change)),
+)  # fmt: skip
+def test_a_settings_change_misses_and_changing_back_hits(project, change):
+    path = project.write("m.py", FLOAT_SUM)
+    project.assert_cold_then_warm(path)
+    other = dataclasses.replace(project.config, **change)
+    assert other.fingerprint() != project.config.fingerprint()
+    report, parses = project.check(path, other)
+    assert parses > 0 and report.findings == project.fresh(path, other)
+    report, parses = project.check(path, other)
+    assert parses == 0, "the new settings' own entry must be used"
+    report, parses = project.check(path)
+    assert parses == 0 and report.findings == project.fresh(path)
+
+
+def test_the_same_content_at_another_path_misses(project):
+    """Per-file-ignores depend on the path, so the key does too."""
+    config = dataclasses.replace(project.config, per_file_ignores=(("b.py", ("SL",)),))
+    a = project.write("a.py", FLOAT_SUM)
+    b = project.write("b.py", FLOAT_SUM)
+    project.assert_cold_then_warm(a, config)
+    report, parses = project.check(b, config)
+    assert parses > 0 and report.findings == [] == project.fresh(b, config)
+
+
+def test_a_new_version_misses(project, monkeypatch):
+    path = project.write("m.py", FLOAT_SUM)
+    project.assert_cold_then_warm(path)
+    monkeypatch.setattr(stridelint, "__version__", "999.0")
+    monkeypatch.setattr(stridelint.cache, "__version__", "999.0", raising=False)
+    report, parses = project.check(path)
+    assert parses > 0 and report.findings == project.fresh(path)
+    report, parses = project.check(path)
+    assert parses == 0
+
+
+def test_moving_the_checkout_keeps_the_cache(tmp_path, monkeypatch):
+    """`root` is not part of the key: the same file at the same relative path, under another
+    root, is a hit (a cache folder shared by two checkouts, or a checkout moved with it)."""
+    shared = tmp_path / "shared-cache"
+    first = Project(tmp_path / "one", monkeypatch, shared)
+    second = Project(tmp_path / "two", monkeypatch, shared)
+    first.assert_cold_then_warm(first.write("pkg.py", FLOAT_SUM))
+    path = second.write("pkg.py", FLOAT_SUM)
+    report, parses = second.check(path)
+    assert parses == 0 and report.findings == second.fresh(path)
+
+
+def _edited(change):
+    def damage(text: str) -> str:
+        document = json.loads(text)
+        change(document)
+        return json.dumps(document)
+
+    return damage
+
+
+ENTRY_DAMAGE = {
+    "not json": lambda text: "{not json",
+    "empty": lambda text: "",
+    "truncated": lambda text: text[: len(text) // 2],
+    "not utf-8": lambda text: "\udcff",  # written as the byte 0xff
+    "a list": lambda text: "[]",
+    "foreign key": _edited(lambda d: d.update(key="0" * 64)),
+    "other format": _edited(lambda d: d.update(format=d["format"] + 1)),
+    "code not a string": _edited(lambda d: d["findings"][0].update(code=101)),
+    "row not an int": _edited(lambda d: d["findings"][0].update(start=["6", 13])),
+    "bad applicability": _edited(lambda d: d["findings"][0]["fix"].update(applicability="maybe")),
+    "finding without fields": _edited(lambda d: d.update(findings=[{"code": "SL101"}])),
+}
+
+
+@pytest.mark.parametrize("damage", ENTRY_DAMAGE.values(), ids=ENTRY_DAMAGE.keys())
+def test_a_damaged_entry_is_a_miss_and_the_run_repairs_it(project, damage):
+    path = project.write("m.py", FLOAT_SUM)
+    project.check(path)
+    entry = project.entry()
+    damaged = damage(entry.read_text())
+    assert damaged != entry.read_text()
+    entry.write_bytes(damaged.encode("utf-8", "surrogateescape"))
+    report, parses = project.check(path)
+    assert parses > 0 and report.findings == project.fresh(path)
+    report, parses = project.check(path)
+    assert parses == 0 and report.findings == project.fresh(path), "the miss did not store a good entry"
+
+
+def test_an_unreadable_or_unwritable_cache_costs_only_time(project, monkeypatch):
+    """An entry that is a folder cannot be read or replaced; a cache folder under a file cannot
+    be created: both runs still report what a run without a cache does, and the cache works
+    again once the obstacle is gone."""
+    path = project.write("m.py", FLOAT_SUM)
+    project.check(path)
+    entry = project.entry()
+    entry.unlink()
+    entry.mkdir()
+    report, parses = project.check(path)
+    assert parses > 0 and report.findings == project.fresh(path) and entry.is_dir()
+    entry.rmdir()  # once the obstacle is gone, the cache works again
+    project.check(path)
+    assert project.check(path)[1] == 0
+    blocked = Project(project.root, monkeypatch, project.root / "m.py" / "cache")
+    assert blocked.check(path)[0].findings == project.fresh(path)
+
+
+def test_fix_recomputes_fixable_entries_and_caches_the_fixed_file(project):
+    """A cached finding with a fix that `--fix` applies cannot stand in for the fix: the file is
+    fixed. The fixed content's findings are stored, so the next check is a hit."""
+    path = project.write("m.py", COUNT)
+    project.assert_cold_then_warm(path)
+    report, parses = project.check(path, mode=FixMode(apply=True))
+    expected = fix_text(decode(COUNT.encode()), project.config, path, False)
+    assert parses > 0 and report.fixed_count == 1 and path.read_text() == expected.text != COUNT
+    after, parses = project.check(path)
+    assert parses == 0 and after.findings == project.fresh(path) == expected.findings
+
+
+def test_a_fix_run_uses_an_entry_without_applicable_fixes(project):
+    """An unsafe fix does not apply under plain `--fix`, so the cached findings are the answer."""
+    path = project.write("m.py", FLOAT_SUM)
+    project.assert_cold_then_warm(path)
+    report, parses = project.check(path, mode=FixMode(apply=True))
+    assert parses == 0 and report.fixed_count == 0 and path.read_text() == FLOAT_SUM
+    assert report.findings == project.fresh(path)
+
+
+def test_run_files_uses_the_default_cache(project):
+    paths = [project.write(f"m{i}.py", FLOAT_SUM.replace("f(", f"f{i}(")) for i in range(3)]
+    cache_dir = project.root / ".custom-cache"
+
+    def run():
+        cache = default_cache(project.config, cache_dir)
+        return run_files(paths, project.config, FixMode(), jobs=1, cache=cache)
+
+    cold, cold_parses = project.parses.during(run)
+    warm, warm_parses = project.parses.during(run)
+    assert cold_parses >= 3 and warm_parses == 0
+    assert [r.findings for r in warm] == [r.findings for r in cold] == [project.fresh(p) for p in paths]
+    assert len(list(cache_dir.rglob("*.json"))) == 3
+
+
+# ---- through the command line -----------------------------------------------------------------
+
+# Set by tests/test_cache_mutants.py: a folder whose sitecustomize.py breaks the cache in the
+# stridelint subprocess.
+MUTANT_PATH_VARIABLE = "STRIDELINT_TEST_CACHE_MUTANT_PATH"
+
+
+def _stridelint(root: Path, *args: str) -> subprocess.CompletedProcess:
+    """The CLI in a subprocess, importing the same stridelint as this test process."""
+    python_path = [str(Path(stridelint.__file__).resolve().parents[1])]
+    if os.environ.get(MUTANT_PATH_VARIABLE):
+        python_path.insert(0, os.environ[MUTANT_PATH_VARIABLE])
+    return subprocess.run(
+        [sys.executable, "-m", "stridelint", "check", "--isolated", *args, "."],
+        cwd=root, capture_output=True, text=True,
+        env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "NO_COLOR": "1",
+             "PYTHONPATH": os.pathsep.join(python_path)},
+    )  # fmt: skip
+
+
+def test_the_cli_reuses_its_cache_and_no_cache_leaves_none(tmp_path):
+    """A hit does not rewrite the entry (a miss replaces it with a new file); the warm run
+    prints what the cold one did; `--no-cache` neither writes nor reads a cache."""
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "m.py").write_text(FLOAT_SUM)
+    cold = _stridelint(root)
+    assert cold.returncode == 1 and "SL101" in cold.stdout, cold.stderr
+    entries = sorted((root / ".stridelint_cache").rglob("*.json"))
+    assert len(entries) == 1, f"the cold run stored {len(entries)} entries"
+    entry = entries[0]
+    stamp = (entry.stat().st_ino, entry.stat().st_mtime_ns)
+    warm = _stridelint(root)
+    assert (warm.returncode, warm.stdout) == (cold.returncode, cold.stdout)
+    assert (entry.stat().st_ino, entry.stat().st_mtime_ns) == stamp, "the warm run rewrote the entry"
+
+    elsewhere = tmp_path / "uncached"
+    elsewhere.mkdir()
+    (elsewhere / "m.py").write_text(FLOAT_SUM)
+    uncached = _stridelint(elsewhere, "--no-cache")
+    assert (uncached.returncode, uncached.stdout) == (cold.returncode, cold.stdout)
+    assert not (elsewhere / ".stridelint_cache").exists()

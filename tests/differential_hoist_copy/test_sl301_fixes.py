@@ -15,7 +15,7 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.differential_issue4.support import (
+from tests.differential_hoist_copy.support import (
     EXAMPLES,
     FLOATS,
     PythonKernel,

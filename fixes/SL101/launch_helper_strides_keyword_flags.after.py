@@ -1,0 +1,60 @@
+import math
+import torch
+import triton
+import triton.language as tl
+
+
+def _narrow_broadcast(*tensors):
+    """Narrow to size 1 every dim along which all tensor operands repeat one value (stride 0,
+    size > 1), without copying; return the narrowed operands and each dim's repeat count."""
+    shaped = [t for t in tensors if isinstance(t, torch.Tensor) and t.dim() > 0]
+    expanded = torch.broadcast_tensors(*shaped)
+    shape = expanded[0].shape if expanded else ()
+    reps = tuple(
+        n if n > 1 and all(t.stride(d) == 0 for t in expanded) else 1
+        for d, n in enumerate(shape)
+    )
+    views = iter(expanded)
+    narrowed = []
+    for t in tensors:
+        if isinstance(t, torch.Tensor) and t.dim() > 0:
+            t = next(views)
+            for d, r in enumerate(reps):
+                if r > 1:
+                    t = t.narrow(d, 0, 1)
+        narrowed.append(t)
+    return (*narrowed, reps)
+
+
+def _strides_along(t, dim):
+    if t is None:
+        return 0, 0, 0
+    kept = [d for d in range(3) if d != dim]
+    s = t.stride()
+    return s[dim], s[kept[0]], s[kept[1]]
+
+
+def scaled_sum_metadata(grid, kernel, args):
+    Scale, dim = args["Scale"], args["DIM"]
+    meta = {"name": kernel.name}
+    if Scale is not None:
+        Scale_small, Scale_reps = _narrow_broadcast(Scale)
+        nonzero = Scale_small != 0
+        meta["muls"] = (nonzero.sum() * math.prod(Scale_reps)).item()
+    return meta
+
+
+@triton.jit(launch_metadata=scaled_sum_metadata)
+def _scaled_sum(X, Scale, s_r, s_0, s_1, Y, K, SCALE_R: tl.constexpr, SCALE_0: tl.constexpr,
+                SCALE_1: tl.constexpr, DIM):
+    pass
+
+
+def scaled_sum(x, dim, scale=None):
+    y = torch.empty(x.shape[1], x.shape[2], device=x.device)
+    s_r, s_0, s_1 = _strides_along(scale, dim)
+    _scaled_sum[(y.numel(),)](
+        x, scale, s_r, s_0, s_1, y, x.shape[dim],
+        SCALE_R=(s_r == 0), SCALE_0=(s_0 == 0), SCALE_1=(s_1 == 0), DIM=dim,
+    )
+    return y

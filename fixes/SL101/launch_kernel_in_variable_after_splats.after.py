@@ -1,0 +1,61 @@
+import math
+import torch
+import triton
+import triton.language as tl
+
+
+def _narrow_broadcast(*tensors):
+    """Narrow to size 1 every dim along which all tensor operands repeat one value (stride 0,
+    size > 1), without copying; return the narrowed operands and each dim's repeat count."""
+    shaped = [t for t in tensors if isinstance(t, torch.Tensor) and t.dim() > 0]
+    expanded = torch.broadcast_tensors(*shaped)
+    shape = expanded[0].shape if expanded else ()
+    reps = tuple(
+        n if n > 1 and all(t.stride(d) == 0 for t in expanded) else 1
+        for d, n in enumerate(shape)
+    )
+    views = iter(expanded)
+    narrowed = []
+    for t in tensors:
+        if isinstance(t, torch.Tensor) and t.dim() > 0:
+            t = next(views)
+            for d, r in enumerate(reps):
+                if r > 1:
+                    t = t.narrow(d, 0, 1)
+        narrowed.append(t)
+    return (*narrowed, reps)
+
+
+def _repeats(reps, dim, reduces_all_when_empty=True):
+    """How many copies of each narrowed element a reduction over `dim` counts (`dim` an int,
+    a sequence of ints, or None). None reduces every dim, and so does an empty sequence,
+    except for `any` and `all`, which then reduce none (reduces_all_when_empty=False)."""
+    dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+    if dim is None or not dims and reduces_all_when_empty:
+        return math.prod(reps)
+    return math.prod(reps[d] for d in dims) if reps else 1
+
+
+def gather_metadata(grid, kernel, args):
+    Mask, dim = args["Mask"], args["DIM"]
+    if Mask is None:
+        return {"name": kernel.name}
+    Mask_small, Mask_reps = _narrow_broadcast(Mask)
+    live = Mask_small != 0
+    return {"name": kernel.name, "loads": (live.sum() * math.prod(Mask_reps)).item(), "rows": (live.any(dim=dim).sum() * (math.prod(Mask_reps) // _repeats(Mask_reps, dim, reduces_all_when_empty=False))).item()}
+
+
+@triton.jit(launch_metadata=gather_metadata)
+def _gather_rows(X, stride_x0, stride_x1, stride_x2, Mask, stride_m0, stride_m1, stride_m2, Y,
+                 BCAST_0: tl.constexpr, DIM):
+    pass
+
+
+def gather_rows(x, mask, dim):
+    y = torch.empty_like(x)
+    kernel = registry.lookup(x.dtype)._gather_rows
+    m_strides = mask.stride()
+    kernel[(x.shape[0],)](
+        x, *x.stride(), mask, *m_strides, y, BCAST_0=(m_strides[0] == 0), DIM=dim
+    )
+    return y

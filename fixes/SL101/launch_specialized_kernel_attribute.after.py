@@ -1,0 +1,72 @@
+import math
+import torch
+import triton
+import triton.language as tl
+
+
+def _narrow_broadcast(*tensors):
+    """Narrow to size 1 every dim along which all tensor operands repeat one value (stride 0,
+    size > 1), without copying; return the narrowed operands and each dim's repeat count."""
+    shaped = [t for t in tensors if isinstance(t, torch.Tensor) and t.dim() > 0]
+    expanded = torch.broadcast_tensors(*shaped)
+    shape = expanded[0].shape if expanded else ()
+    reps = tuple(
+        n if n > 1 and all(t.stride(d) == 0 for t in expanded) else 1
+        for d, n in enumerate(shape)
+    )
+    views = iter(expanded)
+    narrowed = []
+    for t in tensors:
+        if isinstance(t, torch.Tensor) and t.dim() > 0:
+            t = next(views)
+            for d, r in enumerate(reps):
+                if r > 1:
+                    t = t.narrow(d, 0, 1)
+        narrowed.append(t)
+    return (*narrowed, reps)
+
+
+def _repeats(reps, dim, reduces_all_when_empty=True):
+    """How many copies of each narrowed element a reduction over `dim` counts (`dim` an int,
+    a sequence of ints, or None). None reduces every dim, and so does an empty sequence,
+    except for `any` and `all`, which then reduce none (reduces_all_when_empty=False)."""
+    dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+    if dim is None or not dims and reduces_all_when_empty:
+        return math.prod(reps)
+    return math.prod(reps[d] for d in dims) if reps else 1
+
+
+def masked_rows_metadata(grid, kernel, args):
+    info = {"name": kernel.name}
+    Src, Mask, dim = args["Src"], args["Mask"], args["DIM"]
+    if Mask is None:
+        info["loads"] = Src.numel()
+    else:
+        Mask_small, Mask_reps = _narrow_broadcast(Mask)
+        keep = Mask_small != 0
+        info["loads"] = (keep.sum() * math.prod(Mask_reps)).item()
+        info["adds"] = ((keep.sum(dim=dim) * _repeats(Mask_reps, dim) - 1).clamp(min=0).sum() * (math.prod(Mask_reps) // _repeats(Mask_reps, dim))).item()
+    return info
+
+
+@triton.jit(launch_metadata=masked_rows_metadata)
+def _masked_rows(Src, Out, Mask, stride_mr, stride_m0, stride_m1, N, EPILOGUE_ARG, BLOCK: tl.constexpr, DIM):
+    pass
+
+
+def masked_rows(src, dim, mask=None, epilogue=None):
+    """Sum `src` over `dim`, skipping masked entries.
+
+    Arguments:
+        - src: Tensor
+          the values to reduce.
+        - mask: Optional[Tensor]
+          an integer mask of the same shape as `src` (or
+          broadcastable to it); zero entries are skipped.
+    """
+    out = torch.empty(src.shape[0], src.shape[2], device=src.device)
+    strides = (0, 0, 0) if mask is None else mask.stride()
+    variants.pick(epilogue=epilogue)._masked_rows[(out.numel(),)](
+        src, out, mask, *strides, src.shape[dim], *epilogue.args, BLOCK=128, DIM=dim
+    )
+    return out
