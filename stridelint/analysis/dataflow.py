@@ -39,14 +39,6 @@ from stridelint.findings import Evidence
 if TYPE_CHECKING:
     from stridelint.analysis.module import ModuleFacts
 
-_SCALAR_METHODS = frozenset(
-    {"stride", "size", "dim", "numel", "item", "element_size", "tolist", "nelement",
-     "data_ptr", "storage_offset", "is_contiguous", "get_device"}
-)  # fmt: skip
-_SCALAR_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "device", "is_cuda", "layout"})
-_SCALAR_BUILTINS = frozenset({"int", "float", "bool", "len", "abs", "round", "complex"})
-
-
 @dataclass(frozen=True)
 class BroadcastReduction:
     """A reduction applied straight to a broadcast tensor (SL102)."""
@@ -385,7 +377,7 @@ class FunctionFlow:
         name = node.attr.value
         if name in self.facts.kernels and not isinstance(base, (Broadcast, Dense, Derived)):
             return KernelHandle(frozenset({name}))  # `specializations.get(...)._kernel`
-        if name in _SCALAR_ATTRIBUTES:
+        if name in torch_ops.SCALAR_ATTRIBUTES:
             return Scalar()
         if name in torch_ops.VIEW_ATTRIBUTES:
             return _as_view(base)
@@ -487,7 +479,7 @@ class FunctionFlow:
         if qualified is not None:
             return self._function(node, qualified, arguments)
         if isinstance(func, cst.Name):
-            if func.value in _SCALAR_BUILTINS:
+            if func.value in torch_ops.SCALAR_BUILTINS:
                 return Scalar()
             if func.value in self.facts.top_functions:
                 self.calls[node] = _call_site(node, func.value, arguments)
@@ -503,7 +495,7 @@ class FunctionFlow:
         receiver: Value,
         arguments: list[tuple[cst.Arg, Value]],
     ) -> Value:
-        if name in _SCALAR_METHODS:
+        if name in torch_ops.SCALAR_METHODS:
             return Scalar()
         if name in torch_ops.INPLACE_EXCEPTIONS:
             return receiver
@@ -526,7 +518,7 @@ class FunctionFlow:
             return _as_view(receiver)
         if name == "to" and not _has_dtype_argument(node, self.facts):
             return _as_view(receiver)
-        if name in ("to", "type") and node.args or name in torch_ops.CAST_METHODS:
+        if name in ("to", "type") and node.args or name in torch_ops.CAST_METHODS | {"type_as"}:
             integer = name in torch_ops.BOOL_CASTS | torch_ops.INTEGER_CASTS or any(
                 names_integer_dtype(arg.value) for arg in node.args
             )

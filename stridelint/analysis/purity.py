@@ -17,12 +17,6 @@ from stridelint.analysis.tree import assigned_names, walk
 if TYPE_CHECKING:
     from stridelint.analysis.module import ModuleFacts
 
-# Methods that read a tensor's metadata (or one element), never write it.
-METADATA_METHODS = frozenset(
-    {"size", "dim", "numel", "nelement", "element_size", "get_device", "item", "tolist",
-     "is_floating_point", "is_complex", "new_empty", "new_zeros", "new_ones",
-     "new_full", "new_tensor"}
-)  # fmt: skip
 # Builtins that read their arguments and write none.
 READING_BUILTINS = frozenset({"len", "float", "int", "bool", "print", "isinstance", "repr", "str"})
 
@@ -103,7 +97,7 @@ def _call_may_write(facts: ModuleFacts, call: cst.Call, names: set[str]) -> bool
         if _root_name(func.value) in names:
             if writes_in_place(method):
                 return True
-            if method not in _PURE_METHODS and method not in METADATA_METHODS:
+            if method not in _PURE_METHODS and method not in torch_ops.METADATA_METHODS:
                 return True
         if passed:
             return not (only_reads_arguments(method) or method in _PURE_METHODS)

@@ -1,61 +1,137 @@
-"""What each PyTorch op does to a broadcast (stride-0) tensor: tables, no logic.
+"""What each PyTorch op does to a broadcast (stride-0) tensor: the one table of torch facts.
 
-Every entry is backed by the semantics doc (shared/design/broadcast-semantics.md).
+`METHODS` and `FUNCTIONS` map each op to an `Op` record (its kind, the dtype of its result,
+its tensor arity); every set below is derived from them or states one more fact, and the
+analysis, the rules, the transforms, the pre-filter and the runtime watcher read these.
+Every entry is backed by the semantics doc (shared/design/broadcast-semantics.md), and
+`tests/analysis/test_torch_ops_drift.py` checks the entries against real torch.
+No LibCST import: the pre-filter and the rule registry read this at start-up.
 """
 
 from __future__ import annotations
 
-# Ops whose result is a view: stride 0 survives wherever the dim survives (semantics §1.1).
-VIEW_METHODS = frozenset(
-    {
-        "transpose", "permute", "t", "unsqueeze", "squeeze", "narrow", "view", "view_as",
-        "select", "unfold", "diagonal", "movedim", "moveaxis", "swapaxes", "swapdims",
-        "detach", "unflatten", "expand", "expand_as", "broadcast_to",
-    }
-)  # fmt: skip
+from dataclasses import dataclass
+
+# Kinds (semantics §1.1, §1.2).
+VIEW = "view"  # shares storage; stride 0 survives wherever the dim survives
+BROADCAST = "broadcast"  # a view that makes stride-0 dims
+ELEMENTWISE = "elementwise"  # TensorIterator: dense, full logical size, never stride 0
+CAST = "cast"  # a dtype change: full-size copy unless the dtype is unchanged
+COPY = "copy"  # a dense full-size copy whatever the layout
+LAYOUT = "layout"  # a view when no stride-0 dim is merged, else a full-size copy
+REDUCTION = "reduction"
+DEVICE = "device"  # same-dtype moves keep the layout (ARCHITECTURE.md)
+
+# Result dtypes.
+SAME = "same"  # the input's (promoted) dtype
+BOOL = "bool"
+TARGET = "target"  # the dtype the cast names
+FLOAT64 = "float64"  # `float_power` computes in double whatever its inputs
+
+
+@dataclass(frozen=True)
+class Op:
+    kind: str
+    result_dtype: str = SAME
+    arity: int = 1  # tensor operands, the receiver included
+    rescale: str | None = None  # reductions: how a narrowed input's result is rescaled (§2.1)
+
+
+def _ops(kind: str, names: str, **facts: object) -> dict[str, Op]:
+    return {name: Op(kind, **facts) for name in names.split()}  # type: ignore[arg-type]
+
+
+METHODS: dict[str, Op] = {
+    **_ops(VIEW, "transpose permute t unsqueeze squeeze narrow view view_as select unfold "
+                 "diagonal movedim moveaxis swapaxes swapdims detach unflatten"),
+    **_ops(BROADCAST, "expand expand_as broadcast_to"),
+    **_ops(DEVICE, "cuda cpu"),
+    **_ops(ELEMENTWISE, "abs neg negative exp exp2 expm1 log log1p log2 log10 sqrt rsqrt sin "
+                        "cos tan tanh sigmoid relu clamp clip clamp_min clamp_max floor ceil "
+                        "round trunc sign reciprocal square nan_to_num erf"),
+    **_ops(ELEMENTWISE, "pow add sub subtract mul multiply div divide true_divide "
+                        "floor_divide remainder fmod bitwise_and bitwise_or bitwise_xor "
+                        "maximum minimum", arity=2),
+    **_ops(ELEMENTWISE, "float_power", result_dtype=FLOAT64, arity=2),
+    **_ops(ELEMENTWISE, "bitwise_not"),
+    **_ops(ELEMENTWISE, "masked_fill lerp where", arity=2),
+    **_ops(ELEMENTWISE, "logical_not isnan isinf isfinite", result_dtype=BOOL),
+    **_ops(ELEMENTWISE, "eq ne lt le gt ge logical_and logical_or logical_xor",
+           result_dtype=BOOL, arity=2),
+    **_ops(CAST, "float double half bfloat16 int long short byte char", result_dtype=TARGET),
+    **_ops(CAST, "bool", result_dtype=BOOL),
+    **_ops(CAST, "type_as", result_dtype=TARGET, arity=2),
+    **_ops(COPY, "contiguous clone"),
+    **_ops(LAYOUT, "reshape flatten ravel"),
+    **_ops(REDUCTION, "sum nansum count_nonzero", rescale="mul"),
+    **_ops(REDUCTION, "mean nanmean any all amax amin max min", rescale="none"),
+    **_ops(REDUCTION, "prod", rescale="pow"),
+    **_ops(REDUCTION, "logsumexp", rescale="log"),
+    **_ops(REDUCTION, "norm", rescale="norm"),
+}  # fmt: skip
+
+# torch.nn.functional ops that are elementwise on one tensor (semantics §1.2).
+_FUNCTIONAL_ELEMENTWISE = (
+    "relu relu6 gelu silu mish softplus softsign sigmoid tanh hardtanh hardsigmoid "
+    "hardswish leaky_relu elu selu celu logsigmoid tanhshrink softshrink hardshrink threshold"
+)
+
+FUNCTIONS: dict[str, Op] = {
+    **{f"torch.{name}": op for name, op in METHODS.items()
+       if op.kind in (ELEMENTWISE, REDUCTION)},
+    **{f"torch.nn.functional.{name}": Op(ELEMENTWISE) for name in _FUNCTIONAL_ELEMENTWISE.split()},
+    "torch.linalg.vector_norm": Op(REDUCTION, rescale="norm"),
+    "torch.linalg.norm": Op(REDUCTION, rescale="norm"),
+}  # fmt: skip
+
+
+def _methods(kind: str) -> frozenset[str]:
+    return frozenset(name for name, op in METHODS.items() if op.kind == kind)
+
+
+def _functions(kind: str) -> frozenset[str]:
+    return frozenset(name for name, op in FUNCTIONS.items() if op.kind == kind)
+
+
+BROADCAST_METHODS = _methods(BROADCAST)
+VIEW_METHODS = _methods(VIEW) | BROADCAST_METHODS
 VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "mH", "data"})
+DEVICE_METHODS = _methods(DEVICE)
+CAST_METHODS = frozenset(n for n, op in METHODS.items() if op.kind == CAST and op.arity == 1)
+BOOL_CASTS = frozenset(n for n in CAST_METHODS if METHODS[n].result_dtype == BOOL)
+INTEGER_CASTS = frozenset({"int", "long", "short", "byte", "char"})
+ELEMENTWISE_METHODS = _methods(ELEMENTWISE)
+BOOL_RESULT_METHODS = frozenset(
+    n for n in ELEMENTWISE_METHODS if METHODS[n].result_dtype == BOOL
+)
+ELEMENTWISE_FUNCTIONS = _functions(ELEMENTWISE)
+COPY_METHODS = _methods(COPY)
+LAYOUT_METHODS = _methods(LAYOUT)
+REDUCTIONS = {n: op.rescale for n, op in METHODS.items() if op.kind == REDUCTION}
+REDUCTION_FUNCTIONS = {n: op.rescale for n, op in FUNCTIONS.items() if op.kind == REDUCTION}
+# Reductions that return integer counts whatever the input dtype.
+COUNT_REDUCTIONS = frozenset({"count_nonzero"})
+# Reductions that need a `dim` to be reductions (`x.max(other)` is elementwise).
+DIM_REQUIRED_FOR_TUPLE = frozenset({"max", "min"})
 
-# Same-dtype moves between devices keep the tensor's layout (ARCHITECTURE.md).
-DEVICE_METHODS = frozenset({"cuda", "cpu"})
-
-# Methods that create a stride-0 view from any tensor (semantics §0 rule 1).
-BROADCAST_METHODS = frozenset({"expand", "expand_as", "broadcast_to"})
+# Functions that create a stride-0 view (semantics §0 rule 1).
 BROADCAST_FUNCTIONS = frozenset({"torch.broadcast_to"})
-BROADCAST_TUPLE_FUNCTIONS = frozenset({"torch.broadcast_tensors"})
+BROADCAST_TUPLE_FUNCTIONS = frozenset(
+    {"torch.broadcast_tensors", "torch.distributions.utils.broadcast_all"}
+)
 STRIDED_FUNCTIONS = frozenset({"torch.as_strided", "torch.empty_strided"})
 
-# dtype casts: a new full-size tensor unless the dtype is unchanged (semantics §1.1).
-CAST_METHODS = frozenset(
-    {"float", "double", "half", "bfloat16", "int", "long", "short", "bool", "byte", "char"}
-)
-BOOL_CASTS = frozenset({"bool"})
-INTEGER_CASTS = frozenset({"int", "long", "short", "byte", "char"})
-
-# TensorIterator ops: dense, full logical size, never stride 0 (semantics §1.2).
-ELEMENTWISE_METHODS = frozenset(
-    {
-        "abs", "neg", "negative", "exp", "exp2", "expm1", "log", "log1p", "log2", "log10",
-        "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "clamp", "clip",
-        "clamp_min", "clamp_max", "floor", "ceil", "round", "trunc", "sign", "reciprocal",
-        "square", "pow", "add", "sub", "subtract", "mul", "multiply", "div", "divide",
-        "true_divide", "floor_divide", "remainder", "fmod", "eq", "ne", "lt", "le", "gt", "ge",
-        "logical_not", "logical_and", "logical_or", "logical_xor", "bitwise_not",
-        "bitwise_and", "bitwise_or", "bitwise_xor", "masked_fill", "where", "maximum",
-        "minimum", "isnan", "isinf", "isfinite", "nan_to_num", "lerp", "erf", "float_power",
-    }
-)  # fmt: skip
-BOOL_RESULT_METHODS = frozenset(
-    {"eq", "ne", "lt", "le", "gt", "ge", "logical_not", "logical_and", "logical_or",
-     "logical_xor", "isnan", "isinf", "isfinite"}
-)  # fmt: skip
-ELEMENTWISE_FUNCTIONS = frozenset(f"torch.{name}" for name in ELEMENTWISE_METHODS)
-COPY_METHODS = frozenset({"contiguous", "clone"})
-# Copies the logical size when they merge a stride-0 dim with another (semantics §1.1).
-LAYOUT_METHODS = frozenset({"reshape", "flatten", "ravel"})
 LIKE_FUNCTIONS = frozenset(
     f"torch.{name}"
     for name in ("empty_like", "zeros_like", "ones_like", "full_like", "rand_like", "randn_like")
 )
+# Allocations with no stride-0 dim.
+FRESH_FUNCTIONS = LIKE_FUNCTIONS | frozenset(
+    f"torch.{name}"
+    for name in ("empty", "zeros", "ones", "full", "rand", "randn", "randint", "randperm",
+                 "arange", "linspace", "tensor", "eye", "randint_like", "cat", "stack")
+)  # fmt: skip
+
 # Trailing-underscore methods that change metadata or autograd state, not the data.
 INPLACE_EXCEPTIONS = frozenset(
     {
@@ -64,45 +140,32 @@ INPLACE_EXCEPTIONS = frozenset(
         "detach_", "set_",
     }
 )  # fmt: skip
+
+# Methods and attributes whose results are Python values, not tensors.
+SCALAR_METHODS = frozenset(
+    {"stride", "size", "dim", "numel", "item", "element_size", "tolist", "nelement",
+     "data_ptr", "storage_offset", "is_contiguous", "get_device"}
+)  # fmt: skip
+SCALAR_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "device", "is_cuda", "layout"})
+SCALAR_BUILTINS = frozenset({"int", "float", "bool", "len", "abs", "round", "complex"})
 # Functions whose results are Python-number-like (`torch.finfo(t).min`).
 SCALAR_FUNCTIONS = frozenset({"torch.finfo", "torch.iinfo", "torch.numel", "torch.is_tensor"})
 
-# Allocations with no stride-0 dim.
-FRESH_FUNCTIONS = frozenset(
-    f"torch.{name}"
-    for name in (
-        "empty", "zeros", "ones", "full", "rand", "randn", "randint", "randperm", "arange",
-        "linspace", "tensor", "eye", "empty_like", "zeros_like", "ones_like", "full_like",
-        "rand_like", "randn_like", "randint_like", "cat", "stack",
-    )
+# Methods that read a tensor's metadata (or one element), never write it.
+METADATA_METHODS = frozenset(
+    {"size", "dim", "numel", "nelement", "element_size", "get_device", "item", "tolist",
+     "is_floating_point", "is_complex", "new_empty", "new_zeros", "new_ones",
+     "new_full", "new_tensor"}
 )  # fmt: skip
-
-# Reductions and how a narrowed input's result is rescaled (semantics §2.1):
-# "mul": times the repeat count; "none": scale-free; "pow": to the power; "log": plus log.
-REDUCTIONS = {
-    "sum": "mul",
-    "nansum": "mul",
-    "count_nonzero": "mul",
-    "mean": "none",
-    "nanmean": "none",
-    "any": "none",
-    "all": "none",
-    "amax": "none",
-    "amin": "none",
-    "max": "none",
-    "min": "none",
-    "prod": "pow",
-    "logsumexp": "log",
-    "norm": "norm",
-}
-REDUCTION_FUNCTIONS = {f"torch.{name}": scale for name, scale in REDUCTIONS.items()} | {
-    "torch.linalg.vector_norm": "norm",
-    "torch.linalg.norm": "norm",
-}
-# Reductions that return integer counts whatever the input dtype.
-COUNT_REDUCTIONS = frozenset({"count_nonzero"})
-# Reductions that need a `dim` to be reductions (`x.max(other)` is elementwise).
-DIM_REQUIRED_FOR_TUPLE = frozenset({"max", "min"})
+METADATA_ATTRIBUTES = frozenset(
+    {"shape", "ndim", "dtype", "device", "is_cuda", "layout", "requires_grad", "is_leaf"}
+)
+# Methods whose answer depends on the layout itself (strides, storage): they can tell a
+# stride-0 view from a dense tensor.
+LAYOUT_QUERY_METHODS = frozenset(
+    {"data_ptr", "storage_offset", "is_contiguous", "untyped_storage", "storage", "numpy",
+     "is_set_to", "is_non_overlapping_and_dense"}
+)  # fmt: skip
 
 # Names of torch dtypes, to tell `.to(dtype)` from `.to(device)`.
 DTYPE_NAMES = frozenset(

@@ -18,7 +18,6 @@ import libcst as cst
 from stridelint.analysis import torch_ops
 from stridelint.analysis.bindings import captured, loads_after
 from stridelint.analysis.purity import (
-    METADATA_METHODS,
     READING_BUILTINS,
     only_reads_arguments,
     writes_in_place,
@@ -34,13 +33,6 @@ STRIDED_LAUNCH = "strided-launch"  # a kernel launch that also receives its stri
 DENSE = "dense"  # needs a dense tensor: written in place, `.view`, a kernel given no strides
 OPAQUE = "opaque"  # escapes or observes the layout: returned, stored, an unknown call
 
-_METADATA_ATTRIBUTES = frozenset(
-    {"shape", "ndim", "dtype", "device", "is_cuda", "layout", "requires_grad", "is_leaf"}
-)
-_LAYOUT_METHODS = frozenset(
-    {"data_ptr", "storage_offset", "is_contiguous", "untyped_storage", "storage", "numpy",
-     "is_set_to", "is_non_overlapping_and_dense"}
-)  # fmt: skip
 # Results that may be the tensor itself or a view of it: follow them like the tensor.
 _ALIAS_METHODS = (
     (torch_ops.VIEW_METHODS - {"view", "view_as"})
@@ -159,7 +151,7 @@ class _UseWalker:
         name = attribute.attr.value
         call = self.parents.get(attribute)
         if not (isinstance(call, cst.Call) and call.func is attribute):
-            if name in _METADATA_ATTRIBUTES:
+            if name in torch_ops.METADATA_ATTRIBUTES:
                 self.add(attribute, READ, f"`.{name}` is read")
             elif name in torch_ops.VIEW_ATTRIBUTES:
                 self.expression(attribute)
@@ -168,12 +160,12 @@ class _UseWalker:
             return
         if name == "stride":
             self.stride_call(call)
-        elif name in METADATA_METHODS:
+        elif name in torch_ops.METADATA_METHODS:
             self.add(call, READ, f"`.{name}()` is read")
         elif name in ("view", "view_as"):
             # semantics §1.1: `view` raises when it would merge a stride-0 dim
             self.add(call, DENSE, f"`{self.code(call)}` needs a dense layout")
-        elif name in _LAYOUT_METHODS:
+        elif name in torch_ops.LAYOUT_QUERY_METHODS:
             self.add(call, OPAQUE, f"`.{name}()` observes its memory layout")
         elif writes_in_place(name):
             self.add(call, DENSE, f"`{self.code(call)}` writes into it in place")

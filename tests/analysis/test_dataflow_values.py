@@ -39,3 +39,12 @@ def test_a_size_one_expand_keeps_what_the_input_already_was():
 def test_broadcast_on_one_path_only_is_possible_after_the_join():
     value = value_of("y = x\nif n:\n    y = x.expand(4, 8)\n")
     assert isinstance(value, Broadcast) and value.state is State.POSSIBLE
+
+
+def test_type_as_is_a_cast_of_its_receiver():
+    code = "def f(x, n):\n    m = x.expand(4, 8)\n    y = m.type_as(n)\n"
+    text = decode(code.encode())
+    facts = ModuleFacts(cst.parse_module(text.text), text)
+    (flow,) = facts.flows_named("f")
+    (sink,) = flow.sinks.values()
+    assert sink.kind == "cast"

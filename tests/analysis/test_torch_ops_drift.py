@@ -1,0 +1,113 @@
+"""The torch facts table against real torch: every op's kind and result dtype, checked on a
+stride-0 input (semantics §1.1, §1.2), so the table cannot drift from what torch does."""
+
+from __future__ import annotations
+
+import pytest
+
+from stridelint.analysis import torch_ops
+
+torch = pytest.importorskip("torch")
+
+# Arguments an op needs beyond its receiver; `OTHER` stands for a second dense tensor.
+OTHER = object()
+ARGS = {
+    "transpose": (0, 1), "permute": (1, 0), "unsqueeze": (0,), "narrow": (0, 0, 1),
+    "view": (4, 3), "view_as": (OTHER,), "select": (0, 0), "unfold": (1, 1, 1),
+    "movedim": (0, 1), "moveaxis": (0, 1), "swapaxes": (0, 1), "swapdims": (0, 1),
+    "unflatten": (1, (3, 1)), "expand": (4, 3), "expand_as": (OTHER,),
+    "broadcast_to": ((4, 3),), "clamp": (0.0,), "clip": (0.0,), "clamp_min": (0.0,),
+    "clamp_max": (1.0,), "masked_fill": ("BOOL_OTHER", 0.0), "lerp": (OTHER, 0.5),
+    "where": ("BOOL_OTHER", OTHER), "type_as": ("INT_OTHER",), "reshape": (-1,),
+    "logsumexp": (0,), "norm": (),
+}  # fmt: skip
+INTEGER_ONLY = {"bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not"}
+
+
+def stride0(dtype: torch.dtype) -> torch.Tensor:
+    """(4, 3) with stride (0, 1): one stored row of 3."""
+    return (torch.arange(3) + 1).to(dtype).unsqueeze(0).expand(4, 3)
+
+
+def call_method(name: str):
+    dtype = torch.int32 if name in INTEGER_ONLY else torch.float32
+    if torch_ops.METHODS[name].kind == torch_ops.CAST:
+        dtype = torch.float32 if name == "double" else torch.float64  # a real conversion
+    t = stride0(dtype)
+    other = torch.ones(4, 3, dtype=dtype)
+    spelled = {OTHER: other, "BOOL_OTHER": other > 0, "INT_OTHER": other.int()}
+    default = (OTHER,) if torch_ops.METHODS[name].arity == 2 else ()
+    args = [spelled[a] if _spelled(a) else a for a in ARGS.get(name, default)]
+    return t, getattr(t, name)(*args)
+
+
+def _spelled(arg: object) -> bool:
+    return arg is OTHER or arg in ("BOOL_OTHER", "INT_OTHER")
+
+
+def shares_storage(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return a.untyped_storage().data_ptr() == b.untyped_storage().data_ptr()
+
+
+def is_dense_copy(t: torch.Tensor, result: torch.Tensor) -> bool:
+    return (
+        not shares_storage(t, result)
+        and 0 not in result.stride()
+        and result.untyped_storage().nbytes() >= result.numel() * result.element_size()
+    )
+
+
+@pytest.mark.parametrize("name", sorted(torch_ops.METHODS))
+def test_method_behaves_as_the_table_says(name: str) -> None:
+    op = torch_ops.METHODS[name]
+    if op.kind == torch_ops.DEVICE:
+        t = stride0(torch.float32)
+        assert getattr(t, "cpu")() is t  # a same-device move returns the tensor itself
+        return
+    t, result = call_method(name)
+    if op.kind in (torch_ops.VIEW, torch_ops.BROADCAST):
+        assert shares_storage(t, result)
+        if op.kind == torch_ops.BROADCAST:
+            assert 0 in result.stride()
+    elif op.kind in (torch_ops.ELEMENTWISE, torch_ops.COPY):
+        assert is_dense_copy(t, result)
+        expected = {torch_ops.BOOL: torch.bool, torch_ops.FLOAT64: torch.float64}
+        assert result.dtype == expected.get(op.result_dtype, t.dtype)
+    elif op.kind == torch_ops.CAST:
+        assert is_dense_copy(t, result)  # the input's dtype is never the target (below)
+        assert result.dtype != t.dtype
+        if op.result_dtype == torch_ops.BOOL:
+            assert result.dtype == torch.bool
+    elif op.kind == torch_ops.LAYOUT:
+        assert is_dense_copy(t, result)  # `reshape(-1)` merges the stride-0 dim: a copy
+    elif op.kind == torch_ops.REDUCTION:
+        assert isinstance(result, torch.Tensor) and result.dim() == 0 or name == "logsumexp"
+    else:
+        pytest.fail(f"unknown kind {op.kind}")
+
+
+@pytest.mark.parametrize(
+    "name", sorted(n for n, op in torch_ops.FUNCTIONS.items() if op.kind == torch_ops.ELEMENTWISE)
+)
+def test_elementwise_function_gives_a_dense_copy(name: str) -> None:
+    module, _, attribute = name.rpartition(".")
+    function = getattr(eval(module, {"torch": torch}), attribute)
+    t = stride0(torch.int32 if attribute in INTEGER_ONLY else torch.float32)
+    extra = {"threshold": (0.5, 0.0), "clamp": (0.0,), "clip": (0.0,), "clamp_min": (0.0,),
+             "clamp_max": (1.0,)}.get(attribute, ())
+    if torch_ops.FUNCTIONS[name].arity == 2 and attribute not in ("where", "masked_fill"):
+        extra = (torch.ones_like(t),) + extra
+    elif attribute == "where":
+        function, t, extra = torch.where, t > 1, (t, torch.zeros(4, 3))
+    elif attribute == "masked_fill":
+        extra = (torch.ones(4, 3, dtype=torch.bool), 0.0)
+    if attribute == "lerp":
+        extra = (torch.ones(4, 3), 0.5)
+    assert is_dense_copy(t, function(t, *extra))
+
+
+def test_views_keep_the_stride_0_dim_where_it_survives() -> None:
+    t = stride0(torch.float32)
+    assert t.transpose(0, 1).stride() == (1, 0)
+    assert t.unsqueeze(0).stride()[1] == 0
+
