@@ -1,8 +1,9 @@
 """Find, read and validate stridelint's settings into one frozen `Config`.
 
 Settings live in `[tool.stridelint]` of a `pyproject.toml`, or at the top level of a
-`stridelint.toml` / `.stridelint.toml`. Every mistake in them becomes a `ConfigError` whose
-text is one line naming the file and the key, so the CLI can print it as is.
+`stridelint.toml` / `.stridelint.toml`; `--config KEY=VALUE` overrides one of them. Every
+mistake in them becomes a `ConfigError` whose text is one line naming the file (or flag) and
+the key, so the CLI can print it as is.
 """
 
 from __future__ import annotations
@@ -84,6 +85,9 @@ class Config:
     scope: str = "wrappers"
     broadcast_hints: tuple[str, ...] = ()
     wrapper_decorators: tuple[str, ...] = ()
+    fixable: tuple[str, ...] = ("SL",)
+    unfixable: tuple[str, ...] = ()
+    unsafe_fixes: bool = False
 
     def with_overrides(
         self,
@@ -91,24 +95,42 @@ class Config:
         select: Iterable[str] | None = None,
         extend_select: Iterable[str] = (),
         ignore: Iterable[str] = (),
+        fixable: Iterable[str] | None = None,
+        unfixable: Iterable[str] = (),
+        scope: str | None = None,
+        unsafe_fixes: bool | None = None,
     ) -> Config:
-        """Apply the CLI's selection flags on top of the file's settings.
+        """Apply the CLI's flags on top of the file's settings.
 
         `--select` replaces the file's `select` and drops its `extend-select` (which extended
         the selection being replaced); `--extend-select` and `--ignore` add to what is there.
+        `--fixable` replaces `fixable`, `--unfixable` adds to `unfixable`, and `--scope` and
+        `--unsafe-fixes`/`--no-unsafe-fixes` replace their settings.
         """
         extend_select = _checked_cli_selectors("--extend-select", extend_select)
         ignore = _checked_cli_selectors("--ignore", ignore)
+        unfixable = _checked_cli_selectors("--unfixable", unfixable)
         if select is None:
             base_select, base_extend = self.select, self.extend_select
         else:
             base_select, base_extend = _checked_cli_selectors("--select", select), ()
+        if fixable is not None:
+            fixable = _checked_cli_selectors("--fixable", fixable)
         return dataclasses.replace(
             self,
             select=base_select,
             extend_select=base_extend + extend_select,
             ignore=self.ignore + ignore,
+            fixable=self.fixable if fixable is None else fixable,
+            unfixable=self.unfixable + unfixable,
+            scope=self.scope if scope is None else _scope(scope, "--scope"),
+            unsafe_fixes=self.unsafe_fixes if unsafe_fixes is None else unsafe_fixes,
         )
+
+    def with_settings(self, table: dict[str, Any], label: str) -> Config:
+        """The settings of `table` (keys as in the file) replacing this config's: what
+        `--config KEY=VALUE` does. `label` prefixes every error message."""
+        return dataclasses.replace(self, **_parse_settings(table, label))
 
     def is_enabled(self, code: str, path: Path | None = None) -> bool:
         """Ruff's rule: the longest selector matching `code` decides; on a tie, ignoring wins."""
@@ -120,6 +142,15 @@ class Config:
             ignores += self.per_file_ignored(path)
         longest_ignore = _longest_prefix(code, ignores)
         return longest_ignore is None or longest_select > longest_ignore
+
+    def is_fixable(self, code: str) -> bool:
+        """Whether `--fix` may apply the fixes of rule `code`: `fixable` against `unfixable`,
+        decided like `select` against `ignore`."""
+        longest_fixable = _longest_prefix(code, self.fixable)
+        if longest_fixable is None:
+            return False
+        longest_unfixable = _longest_prefix(code, self.unfixable)
+        return longest_unfixable is None or longest_fixable > longest_unfixable
 
     def per_file_ignored(self, path: Path) -> tuple[str, ...]:
         """The selectors that `per-file-ignores` switches off for `path`."""
@@ -198,6 +229,11 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 def _stridelint_table(document: dict[str, Any], path: Path) -> dict[str, Any] | None:
     """`[tool.stridelint]` of a pyproject.toml, or None when the project does not use it."""
+    if "stridelint" in document:  # `[stridelint]`: meant for us, but pyproject.toml needs `tool.`
+        raise ConfigError(
+            f"{_display(path)}: [stridelint]: in pyproject.toml the settings go in a "
+            "[tool.stridelint] table (rename [stridelint] to [tool.stridelint])"
+        )
     tool = document.get("tool", {})
     if not isinstance(tool, dict) or "stridelint" not in tool:
         return None
@@ -210,14 +246,92 @@ def _stridelint_table(document: dict[str, Any], path: Path) -> dict[str, Any] | 
 
 
 def _config_from_table(table: dict[str, Any], path: Path, *, in_pyproject: bool) -> Config:
+    if not in_pyproject:
+        _reject_pyproject_layout(table, path)
     prefix = f"{_display(path)}: " + ("[tool.stridelint] " if in_pyproject else "")
+    settings = _parse_settings(table, prefix)
+    return Config(root=Path(os.path.abspath(path.parent)), source=path, **settings)
+
+
+def _reject_pyproject_layout(document: dict[str, Any], path: Path) -> None:
+    """A `[tool.stridelint]` or `[stridelint]` table in a stridelint.toml: the user copied
+    pyproject.toml's layout, where this file wants the keys at the top level."""
+    tool = document.get("tool")
+    header = "tool.stridelint" if isinstance(tool, dict) and "stridelint" in tool else None
+    if header is None and isinstance(document.get("stridelint"), dict):
+        header = "stridelint"
+    if header is not None:
+        raise ConfigError(
+            f"{_display(path)}: [{header}]: in {path.name} the settings go at the top level; "
+            f"remove the [{header}] header ([{header}.per-file-ignores] becomes "
+            "[per-file-ignores]); only pyproject.toml uses [tool.stridelint]"
+        )
+
+
+def _parse_settings(table: dict[str, Any], prefix: str) -> dict[str, Any]:
+    """Each key of a settings table checked and converted into a `Config` field."""
     settings: dict[str, Any] = {}
     for key, value in table.items():
         if key not in _PARSERS:
             raise ConfigError(f"{prefix}{key}: unknown key{_did_you_mean(key)}")
         parse = _PARSERS[key]
         settings[key.replace("-", "_")] = parse(value, f"{prefix}{key}")
-    return Config(root=Path(os.path.abspath(path.parent)), source=path, **settings)
+    return settings
+
+
+def split_config_arguments(arguments: Iterable[str]) -> tuple[Path | None, list[dict[str, Any]]]:
+    """`--config` values, as Ruff reads them: an existing file, or a name without `=`, is the
+    configuration file (one at most); anything else is a `KEY = VALUE` TOML override."""
+    files: list[str] = []
+    overrides: list[dict[str, Any]] = []
+    for argument in arguments:
+        if os.path.isfile(argument) or "=" not in argument:
+            files.append(argument)
+        else:
+            overrides.append(parse_override(argument))
+    if len(files) > 1:
+        raise ConfigError(f"--config: only one configuration file can be used, got {files}")
+    return (Path(files[0]) if files else None), overrides
+
+
+def parse_override(argument: str) -> dict[str, Any]:
+    """One `--config KEY=VALUE`: the value is TOML (`scope='all'`, `select=["SL1"]`)."""
+    try:
+        table = tomllib.loads(argument)
+    except tomllib.TOMLDecodeError as error:
+        one_line = " ".join(str(error).split())
+        raise ConfigError(
+            f"--config {argument!r}: not a file, and not a TOML `KEY = VALUE` pair: {one_line} "
+            "(quote string values: scope = 'all')"
+        ) from error
+    if len(table) != 1:
+        raise ConfigError(f"--config {argument!r}: give one `KEY = VALUE` pair per --config")
+    return table
+
+
+def settings_toml(config: Config) -> str:
+    """The settings in effect as a stridelint.toml document (for `--show-settings`)."""
+    lines = [
+        f"# settings file: {config.source if config.source is not None else 'none (defaults)'}",
+        f"# root: {config.root}",
+    ]
+    for key in _PARSERS:
+        if key == "per-file-ignores":
+            continue
+        lines.append(f"{key} = {_toml_value(getattr(config, key.replace('-', '_')))}")
+    lines += ["", "[per-file-ignores]"]
+    lines += [
+        f"{_toml_value(glob)} = {_toml_value(codes)}" for glob, codes in config.per_file_ignores
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)  # a JSON string is a valid TOML basic string
+    return "[" + ", ".join(_toml_value(item) for item in value) + "]"
 
 
 def _did_you_mean(key: str) -> str:
@@ -281,6 +395,12 @@ def _dotted_names(value: Any, label: str) -> tuple[str, ...]:
     return names
 
 
+def _boolean(value: Any, label: str) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{label}: expected true or false, got {_toml_type(value)}")
+    return value
+
+
 def _scope(value: Any, label: str) -> str:
     if value not in SCOPES:
         expected = ", ".join(repr(scope) for scope in SCOPES)
@@ -313,6 +433,9 @@ _PARSERS: dict[str, Callable[[Any, str], Any]] = {
     "scope": _scope,
     "broadcast-hints": _identifiers,
     "wrapper-decorators": _dotted_names,
+    "fixable": _selectors,
+    "unfixable": _selectors,
+    "unsafe-fixes": _boolean,
 }
 
 

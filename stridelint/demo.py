@@ -2,17 +2,22 @@
 
 Lints the naive hook, shows the finding with its evidence and the fix as a diff; with torch,
 runs the naive and the fixed hook on a large broadcast mask and compares memory, time and
-values; with triton, runs the reference kernel against a PyTorch reference.
+values; with triton, runs the reference kernel against a PyTorch reference. Without torch
+(a plain `pip install`) it says how to add the `kernels` extra and still exits 0: the lint
+and the fix are the part a linter's user installed.
 """
 
 from __future__ import annotations
 
 import difflib
+import json
 import os
+import shlex
 import types
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
 from typing import Callable
+from urllib.parse import unquote, urlparse
 
 from stridelint.config import Config
 from stridelint.engine import fix_text, lint_text
@@ -53,12 +58,38 @@ def run(echo: Echo, *, size: int | None, color: bool) -> int:
         echo("error: the demo hook should have a finding and a fix\n")
         return 1
     if device is None:
-        echo("\n(install torch, e.g. `pip install 'stridelint[kernels]'`, to measure both hooks)\n")
+        echo(
+            "\n== 3. Skipped: torch is not installed. To run both hooks on a large broadcast "
+            "mask and the reference Triton kernel, install the `kernels` extra (torch, triton):\n"
+            f"   {kernels_install_command()}\n"
+        )
         return 0
     default = DEFAULT_CUDA_ELEMENTS if device == "cuda" else DEFAULT_CPU_ELEMENTS
     ok = _measure_hooks(echo, naive, fixed, size or default, device)
     ok = _check_kernel(echo, device) and ok
     return 0 if ok else 1
+
+
+def kernels_install_command() -> str:
+    """`pip install` of the `kernels` extra from where this copy came from (PEP 610's
+    direct_url.json: a checkout or a git URL), or by name for an index install."""
+    try:
+        recorded = metadata.distribution("stridelint").read_text("direct_url.json")
+    except metadata.PackageNotFoundError:  # running from a source tree
+        recorded = None
+    if not recorded:
+        return "pip install 'stridelint[kernels]'"
+    origin = json.loads(recorded)
+    url = origin.get("url", "")
+    if "vcs_info" in origin:
+        vcs = origin["vcs_info"]
+        revision = vcs.get("requested_revision")
+        url = f"{vcs.get('vcs', 'git')}+{url}" + (f"@{revision}" if revision else "")
+    elif "dir_info" in origin and url.startswith("file:"):
+        path = unquote(urlparse(url).path)
+        editable = "-e " if origin["dir_info"].get("editable") else ""
+        return f"pip install {editable}{shlex.quote(path + '[kernels]')}"
+    return f"pip install {shlex.quote(f'stridelint[kernels] @ {url}')}"
 
 
 def _device() -> str | None:

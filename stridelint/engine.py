@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import concurrent.futures
+import dataclasses
 import functools
 import os
 import stat
@@ -101,10 +102,22 @@ def lint_text(
                 f"internal error in {rule.code}: {type(error).__name__}: {error}"
             )
     raw = result.findings
-    result.findings = [f for f in raw if not suppressions.suppresses(f.noqa_row, f.code)]
+    result.findings = [
+        _without_unfixable_fix(f, config)
+        for f in raw
+        if not suppressions.suppresses(f.noqa_row, f.code)
+    ]
     result.findings += _unused_suppressions(suppressions, raw, config, path)
     result.findings.sort(key=lambda f: (f.start, f.code))
     return result
+
+
+def _without_unfixable_fix(finding: Finding, config: Config) -> Finding:
+    """A rule that `fixable`/`unfixable` rules out keeps its findings but offers no fix, so
+    `--fix`, the `[*]` marker, the counts and the JSON `fix` all agree (as in Ruff)."""
+    if finding.fix is None or config.is_fixable(finding.code):
+        return finding
+    return dataclasses.replace(finding, fix=None)
 
 
 def _unused_suppressions(

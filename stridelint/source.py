@@ -55,18 +55,38 @@ class SourceText:
 
 
 def decode(data: bytes) -> SourceText:
-    """Decode like the interpreter; raise SourceError with a one-line reason."""
+    """Decode like the interpreter; raise SourceError with a one-line reason and the cure."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError as error:  # bad or unknown cookie
-        raise SourceError(f"cannot determine the encoding: {error.msg}") from None
+    except SyntaxError as error:  # bad bytes in the first two lines, or a bad cookie
+        raise SourceError(_encoding_problem(data, error.msg)) from None
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as error:
-        raise SourceError(
-            f"not valid {encoding} at byte {error.start} (add a PEP 263 encoding cookie?)"
-        ) from None
+        raise SourceError(_undecodable(data, encoding, error.start)) from None
     return SourceText(text, encoding)
+
+
+def _encoding_problem(data: bytes, reason: str) -> str:
+    unknown = re.match(r"unknown encoding(?: for [^:]*)?: (.*)", reason)
+    if unknown:
+        return f"unknown encoding {unknown.group(1)!r} in its coding declaration (PEP 263)"
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:  # no cookie, and not UTF-8: what the interpreter rejects
+        return _undecodable(data, "utf-8", error.start)
+    return f"cannot determine its encoding: {reason}"
+
+
+def _undecodable(data: bytes, encoding: str, offset: int) -> str:
+    row = data.count(b"\n", 0, offset) + 1
+    where = f"byte 0x{data[offset]:02X} on line {row}"
+    if encoding not in ("utf-8", "utf-8-sig"):
+        return f"not valid {encoding}, the encoding its coding declaration names ({where})"
+    return (
+        f"not valid UTF-8 ({where}): save it as UTF-8, or declare its encoding on line 1 "
+        "or 2, e.g. `# -*- coding: latin-1 -*-` (PEP 263)"
+    )
 
 
 def apply_edits(text: str, edits: list[Edit]) -> str:

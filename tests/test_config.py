@@ -7,7 +7,15 @@ from typing import Any
 
 import pytest
 
-from stridelint.config import DEFAULT_EXCLUDE, Config, ConfigError, load_config
+from stridelint.config import (
+    DEFAULT_EXCLUDE,
+    Config,
+    ConfigError,
+    load_config,
+    parse_override,
+    settings_toml,
+    split_config_arguments,
+)
 
 
 def write(path: Path, text: str) -> Path:
@@ -130,6 +138,9 @@ extend-exclude = ["third_party/*.py"]
 scope = "all"
 broadcast-hints = ["bias", "scale"]
 wrapper-decorators = ["mylib.kernel_wrapper", "triton_op"]
+fixable = ["SL1", "SL3"]
+unfixable = ["SL102"]
+unsafe-fixes = true
 
 [tool.stridelint.per-file-ignores]
 "tests/*.py" = ["SL1"]
@@ -145,6 +156,8 @@ wrapper-decorators = ["mylib.kernel_wrapper", "triton_op"]
     assert config.scope == "all"
     assert config.broadcast_hints == ("bias", "scale")
     assert config.wrapper_decorators == ("mylib.kernel_wrapper", "triton_op")
+    assert (config.fixable, config.unfixable) == (("SL1", "SL3"), ("SL102",))
+    assert config.unsafe_fixes is True
     assert config.per_file_ignores == (("tests/*.py", ("SL1",)), ("bench_*.py", ("SL201", "SL3")))
 
 
@@ -236,6 +249,29 @@ def test_tool_stridelint_must_be_a_table(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.parametrize("filename", ["stridelint.toml", ".stridelint.toml"])
+@pytest.mark.parametrize("header", ["tool.stridelint", "stridelint"])
+def test_a_table_header_in_a_stridelint_toml_gets_a_hint(
+    tmp_path: Path, filename: str, header: str
+) -> None:
+    write(tmp_path / filename, f'[{header}]\nscope = "all"\n')
+    assert load_error(tmp_path) == (
+        f"{filename}: [{header}]: in {filename} the settings go at the top level; remove the "
+        f"[{header}] header ([{header}.per-file-ignores] becomes [per-file-ignores]); only "
+        "pyproject.toml uses [tool.stridelint]"
+    )
+
+
+def test_a_stridelint_table_without_tool_in_pyproject_gets_a_hint(tmp_path: Path) -> None:
+    write(tmp_path / "pyproject.toml", '[stridelint]\nscope = "all"\n')
+    assert load_error(tmp_path) == (
+        "pyproject.toml: [stridelint]: in pyproject.toml the settings go in a "
+        "[tool.stridelint] table (rename [stridelint] to [tool.stridelint])"
+    )
+    with pytest.raises(ConfigError, match=r"rename \[stridelint\]"):
+        load_config(tmp_path, explicit=tmp_path / "pyproject.toml")
+
+
 def test_malformed_toml_reports_position_on_one_line(tmp_path: Path) -> None:
     pyproject(tmp_path, 'scope = "all\nselect = []\n')
     message = load_error(tmp_path)
@@ -277,6 +313,73 @@ def test_bad_selector_flag(tmp_path: Path) -> None:
         Config(root=tmp_path, source=None).with_overrides(ignore=["E501"])
 
 
+def test_fix_flags_scope_and_unsafe_fixes_override(tmp_path: Path) -> None:
+    config = Config(root=tmp_path, source=None, fixable=("SL1",), unfixable=("SL102",))
+    overridden = config.with_overrides(
+        fixable=["SL2"], unfixable=["SL201"], scope="all", unsafe_fixes=True
+    )
+    assert overridden.fixable == ("SL2",)
+    assert overridden.unfixable == ("SL102", "SL201")
+    assert (overridden.scope, overridden.unsafe_fixes) == ("all", True)
+    assert overridden.with_overrides(unsafe_fixes=False).unsafe_fixes is False
+
+
+def test_bad_scope_and_fixable_flags(tmp_path: Path) -> None:
+    config = Config(root=tmp_path, source=None)
+    with pytest.raises(ConfigError, match=r"^--scope: expected one of 'wrappers', 'all'"):
+        config.with_overrides(scope="most")
+    with pytest.raises(ConfigError, match=r"^--fixable: invalid rule selector 'F401'"):
+        config.with_overrides(fixable=["F401"])
+
+
+# --config KEY=VALUE
+
+
+def test_config_arguments_split_into_one_file_and_overrides(tmp_path: Path) -> None:
+    write(tmp_path / "ci" / "a=b.toml", "")  # an existing file wins even with `=` in its name
+    file, overrides = split_config_arguments(
+        ["scope = 'all'", "ci/a=b.toml", 'select = ["SL1"]']
+    )
+    assert file == Path("ci/a=b.toml")
+    assert overrides == [{"scope": "all"}, {"select": ["SL1"]}]
+    assert split_config_arguments(["missing.toml"]) == (Path("missing.toml"), [])
+    with pytest.raises(ConfigError, match="only one configuration file"):
+        split_config_arguments(["a.toml", "b.toml"])
+
+
+def test_override_values_are_toml(tmp_path: Path) -> None:
+    assert parse_override('per-file-ignores = { "tests/*" = ["SL1"] }') == {
+        "per-file-ignores": {"tests/*": ["SL1"]}
+    }
+    with pytest.raises(ConfigError, match=r"^--config 'scope=all': not a file, and not a TOML"):
+        parse_override("scope=all")
+    with pytest.raises(ConfigError, match="one `KEY = VALUE` pair per --config"):
+        parse_override("scope = 'all'\nselect = []")
+
+
+def test_overrides_replace_the_file_settings_and_are_checked(tmp_path: Path) -> None:
+    pyproject(tmp_path, 'scope = "wrappers"\nignore = ["SL102"]')
+    config = load_config(tmp_path).with_settings({"scope": "all"}, "--config ")
+    assert (config.scope, config.ignore) == ("all", ("SL102",))
+    with pytest.raises(ConfigError, match=r"^--config unsafe-fixes: expected true or false"):
+        config.with_settings({"unsafe-fixes": "yes"}, "--config ")
+    with pytest.raises(ConfigError, match=r"did you mean 'unfixable'"):
+        config.with_settings({"unfixabel": []}, "--config ")
+
+
+def test_settings_toml_reads_back_as_the_same_settings(tmp_path: Path) -> None:
+    config = Config(
+        root=tmp_path, source=None, select=("SL1",), scope="all", unsafe_fixes=True,
+        broadcast_hints=("bias",), per_file_ignores=(('tests/"q".py', ("SL101",)),),
+        unfixable=("SL301",),
+    )
+    text = settings_toml(config)
+    assert text.startswith(f"# settings file: none (defaults)\n# root: {tmp_path}\n")
+    write(tmp_path / "again" / "stridelint.toml", text)
+    again = load_config(tmp_path / "again")
+    assert again.fingerprint() == config.fingerprint()
+
+
 # Rule selection
 
 
@@ -311,6 +414,16 @@ def test_extend_select_adds_to_select(tmp_path: Path) -> None:
     assert config.is_enabled("SL101")
     assert config.is_enabled("SL901")
     assert not config.is_enabled("SL900")
+
+
+def test_fixable_and_unfixable_decide_like_select_and_ignore(tmp_path: Path) -> None:
+    assert selection(tmp_path).is_fixable("SL101")
+    config = selection(tmp_path, fixable=("SL1",), unfixable=("SL101",))
+    assert not config.is_fixable("SL101") and config.is_fixable("SL102")
+    assert not config.is_fixable("SL201")
+    specific = selection(tmp_path, fixable=("SL101",), unfixable=("SL1",))
+    assert specific.is_fixable("SL101") and not specific.is_fixable("SL102")
+    assert not selection(tmp_path, unfixable=("SL",)).is_fixable("SL101")  # a tie: unfixable
 
 
 def test_code_outside_select_is_disabled(tmp_path: Path) -> None:
@@ -373,6 +486,9 @@ def test_fingerprint_is_stable_across_loads(tmp_path: Path) -> None:
         {"scope": "all"},
         {"broadcast_hints": ("bias",)},
         {"wrapper_decorators": ("mylib.wrap",)},
+        {"fixable": ("SL1",)},
+        {"unfixable": ("SL101",)},
+        {"unsafe_fixes": True},
     ],
 )
 def test_fingerprint_changes_with_every_setting(tmp_path: Path, change: dict[str, Any]) -> None:

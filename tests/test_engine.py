@@ -136,3 +136,15 @@ def test_fixing_twice_changes_nothing_the_second_time(tmp_path, config):
     once = path.read_text()
     report = check_file(path, config, FIX)
     assert report.fixed_count == 0 and path.read_text() == once
+
+
+def test_an_unfixable_rule_keeps_its_finding_and_loses_its_fix(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text(FIXABLE)
+    config = Config(root=tmp_path, source=None, unfixable=("SL101",))
+    report = check_file(path, config, FIX)
+    assert [f.code for f in report.findings] == ["SL101"]
+    assert report.findings[0].fix is None
+    assert report.fixed_count == 0 and path.read_text() == FIXABLE
+    fixable = Config(root=tmp_path, source=None, fixable=("SL2",))
+    assert check_file(path, fixable, FixMode()).findings[0].fix is None

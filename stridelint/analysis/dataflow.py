@@ -580,7 +580,42 @@ class FunctionFlow:
         evidence = (Evidence(f"`{code}` makes a stride-0 view", self.facts.position(node)),)
         if isinstance(receiver, Broadcast):
             evidence = evidence + receiver.evidence
-        return Broadcast(State.DEFINITE, evidence, local=True)
+        small = self._expands_to_one_dim(node) and (
+            not isinstance(receiver, Broadcast) or receiver.small
+        )
+        return Broadcast(State.DEFINITE, evidence, local=True, small=small)
+
+    def _expands_to_one_dim(self, call: cst.Call) -> bool:
+        """`t.expand(B)` / `torch.broadcast_to(t, (B,))` with B a number (`x.shape[0]`,
+        `x.size(0)`, `len(xs)`, a literal or a name known to hold a number): a 1-D result,
+        never larger than one dim. A single name of unknown value may be a whole shape."""
+        sizes = [a.value for a in call.args if a.keyword is None]
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "expand_as":
+            return False
+        if self.facts.imports.resolve(call.func) is not None:  # torch.broadcast_to(t, shape)
+            sizes = sizes[1:]
+            if len(sizes) == 1 and isinstance(sizes[0], (cst.Tuple, cst.List)):
+                sizes = [e.value for e in sizes[0].elements]
+        if len(sizes) != 1 or any(a.star for a in call.args):
+            return False
+        return self._is_one_number(sizes[0])
+
+    def _is_one_number(self, node: cst.BaseExpression) -> bool:
+        """A size the code spells as one number (a name may hold a whole `x.shape`)."""
+        if isinstance(node, cst.Integer):
+            return True
+        if isinstance(node, cst.BinaryOperation):
+            return self._is_one_number(node.left) and self._is_one_number(node.right)
+        if isinstance(node, cst.Subscript):  # `x.shape[0]`, `x.size()[0]`; not `x.shape[1:]`
+            indexed = node.value
+            reads_shape = (
+                isinstance(indexed, cst.Attribute) and indexed.attr.value == "shape"
+            ) or (isinstance(indexed, cst.Call) and (dotted(indexed.func) or "").endswith(".size"))
+            return reads_shape and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
+        if isinstance(node, cst.Call):  # `len(xs)`, `int(n)`, `x.size(0)`
+            func = dotted(node.func) or ""
+            return func in ("len", "int") or (func.endswith(".size") and bool(node.args))
+        return False
 
     def _maybe_launch(
         self,

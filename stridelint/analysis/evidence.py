@@ -13,7 +13,7 @@ from typing import Callable
 import libcst as cst
 
 from stridelint.analysis.names import dotted
-from stridelint.analysis.strides import StrideHelper, stride_aliases, stride_owner
+from stridelint.analysis.strides import HelperLookup, stride_aliases, stride_owner
 from stridelint.analysis.tree import descendants
 from stridelint.findings import Evidence, Position
 
@@ -137,14 +137,12 @@ def jaxtyping_evidence(func: cst.FunctionDef, position_of: PositionOf) -> dict[s
 
 
 def stride_check_evidence(
-    func: cst.FunctionDef,
-    position_of: PositionOf,
-    helpers: dict[str, StrideHelper] | None = None,
+    func: cst.FunctionDef, position_of: PositionOf, helper_of: HelperLookup | None = None
 ) -> dict[str, Evidence]:
     """Tensors whose strides the code compares with 0 anywhere in the body (`assert`, `if`,
     a keyword flag `BROADCAST=(s == 0)`): `x.stride(d) == 0`, `s[0] == 0`, `s_r == 0` for
     names bound to strides directly or by a stride helper (strides.py)."""
-    aliases = stride_aliases(func, helpers)
+    aliases = stride_aliases(func, helper_of)
     found = {}
     for comparison in descendants(func.body, cst.Comparison):
         if len(comparison.comparisons) != 1:

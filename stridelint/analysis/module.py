@@ -18,7 +18,7 @@ from stridelint.analysis import evidence as param_evidence
 from stridelint.analysis import torch_ops
 from stridelint.analysis.dataflow import CallSite, FunctionFlow
 from stridelint.analysis.launches import launch_parameters
-from stridelint.analysis.strides import StrideHelper, stride_helpers
+from stridelint.analysis.strides import StrideHelper, stride_helper
 from stridelint.analysis.names import ImportTable, dotted, iter_statements
 from stridelint.analysis.values import Broadcast, KernelHandle, Scalar, State, Value
 from stridelint.findings import Evidence, Position
@@ -56,6 +56,7 @@ class ModuleFacts:
             s.name.value: s for s in module.body if isinstance(s, cst.FunctionDef)
         }
         self.kernels = self._find_kernels()
+        self._stride_helpers: dict[str, StrideHelper | None] = {}
         self.hooks = {k.hook for k in self.kernels.values() if k.hook} | {
             f.name.value for f in self.functions if _has_hook_signature(f)
         }
@@ -222,10 +223,16 @@ class ModuleFacts:
         message = f"`{name}` is listed in broadcast-hints"
         return Broadcast(State.POSSIBLE, (Evidence(message, self.position(func.name)),))
 
-    @cached_property
-    def stride_helpers(self) -> dict[str, StrideHelper]:
-        """Module functions that return a parameter's strides (`_strides(mask, dim)`)."""
-        return stride_helpers(self.functions) if self._mentions_strides else {}
+    def stride_helper(self, name: str) -> StrideHelper | None:
+        """The module function `name`, if it returns a parameter's strides (`_strides(mask,
+        dim)`); summarized on first ask and remembered."""
+        if name not in self._stride_helpers:
+            func = self.top_functions.get(name)
+            helper = None
+            if func is not None and not self.is_device_code(func):
+                helper = stride_helper(func)
+            self._stride_helpers[name] = helper
+        return self._stride_helpers[name]
 
     @cached_property
     def _mentions_strides(self) -> bool:
@@ -238,7 +245,7 @@ class ModuleFacts:
             for name, item in source(func, self.position).items():
                 found.setdefault(name, item)
         if self._mentions_strides:  # the search walks every comparison: only when it can hit
-            checked = param_evidence.stride_check_evidence(func, self.position, self.stride_helpers)
+            checked = param_evidence.stride_check_evidence(func, self.position, self.stride_helper)
             for name, item in checked.items():
                 found.setdefault(name, item)
         names = {p.name.value for p in param_evidence.parameters(func)}
@@ -273,7 +280,7 @@ class ModuleFacts:
                     evidence = (Evidence(message, self.position(site.call)),) + value.evidence
                     known = call_facts.setdefault(site.callee, {})
                     if name not in known or known[name].state < value.state:
-                        known[name] = Broadcast(value.state, evidence)
+                        known[name] = Broadcast(value.state, evidence, small=value.small)
             for site in flow.launches.values():
                 for kernel in (self.kernels.get(name) for name in site.kernels):
                     if kernel is None or kernel.hook is None:
@@ -298,7 +305,9 @@ class ModuleFacts:
                 f"`{self.snippet(expr)}` as `{param}`"
             )
             evidence = (Evidence(message, self.position(site.call)),) + value.evidence
-            hook_facts.setdefault(kernel.hook, {})[param] = Broadcast(State.POSSIBLE, evidence)
+            hook_facts.setdefault(kernel.hook, {})[param] = Broadcast(
+                State.POSSIBLE, evidence, small=value.small
+            )
 
     def in_scope(self, func: cst.FunctionDef, scope: str) -> bool:
         """Whether POSSIBLE findings are reported in this function."""

@@ -10,11 +10,15 @@ that the tensor may be broadcast (ARCHITECTURE.md, POSSIBLE).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import libcst as cst
 
 from stridelint.analysis.names import dotted
 from stridelint.analysis.tree import descendants
+
+
+HelperLookup = Callable[[str], "StrideHelper | None"]
 
 
 @dataclass(frozen=True)
@@ -56,14 +60,14 @@ def stride_owner(node: cst.BaseExpression, aliases: dict[str, str]) -> str | Non
     return None
 
 
-def stride_aliases(
-    func: cst.FunctionDef, helpers: dict[str, StrideHelper] | None = None
-) -> dict[str, str]:
+def stride_aliases(func: cst.FunctionDef, helper_of: HelperLookup | None = None) -> dict[str, str]:
     """Names bound to a tensor's strides in `func`: `s = x.stride(1)`, `s0, s1 = x.stride()`,
-    `s = x.stride()[0]`, and the targets of a call to a stride helper."""
+    `s = x.stride()[0]`, and the targets of a call to a stride helper (`helper_of` names one)."""
     aliases: dict[str, str] = {}
     for assign in descendants(func.body, cst.Assign):
-        owner = stride_owner(assign.value, aliases) or _helper_owner(assign.value, helpers or {})
+        owner = stride_owner(assign.value, aliases) or (
+            _helper_owner(assign.value, helper_of) if helper_of else None
+        )
         if owner is None:
             continue
         for target in assign.targets:
@@ -78,10 +82,10 @@ def stride_aliases(
     return aliases
 
 
-def _helper_owner(value: cst.BaseExpression, helpers: dict[str, StrideHelper]) -> str | None:
+def _helper_owner(value: cst.BaseExpression, helper_of: HelperLookup) -> str | None:
     if not isinstance(value, cst.Call) or not isinstance(value.func, cst.Name):
         return None
-    helper = helpers.get(value.func.value)
+    helper = helper_of(value.func.value)
     if helper is None:
         return None
     positional = [a for a in value.args if a.keyword is None]
@@ -96,29 +100,26 @@ def _helper_owner(value: cst.BaseExpression, helpers: dict[str, StrideHelper]) -
     return None
 
 
-def stride_helpers(functions: list[cst.FunctionDef]) -> dict[str, StrideHelper]:
-    """The functions that return strides of one of their parameters (a per-function summary:
-    every return is strides of that parameter, or integer literals for a None input)."""
-    found = {}
-    for func in functions:
-        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
-        if not params:
-            continue
-        aliases = stride_aliases(func)
-        owners: set[str] = set()
-        for statement in descendants(func.body, cst.Return):
-            returned = _returned_owners(statement.value, aliases)
-            if returned is None:
-                owners = set()
-                break
-            owners |= returned
-        if len(owners) == 1:
-            (owner,) = owners
-            if owner in params:
-                found[func.name.value] = StrideHelper(
-                    func.name.value, params.index(owner), owner
-                )
-    return found
+def stride_helper(func: cst.FunctionDef) -> StrideHelper | None:
+    """The summary of a function that returns strides of one of its parameters: every
+    return is strides of that parameter, or integer literals (for a None input). Asked only
+    for functions whose results a caller unpacks, so kernels are never summarized."""
+    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    if not params:
+        return None
+    aliases = stride_aliases(func)
+    owners: set[str] = set()
+    for statement in descendants(func.body, cst.Return):
+        returned = _returned_owners(statement.value, aliases)
+        if returned is None:
+            return None
+        owners |= returned
+    if len(owners) != 1:
+        return None
+    (owner,) = owners
+    if owner not in params:
+        return None
+    return StrideHelper(func.name.value, params.index(owner), owner)
 
 
 def _returned_owners(value: cst.BaseExpression | None, aliases: dict[str, str]) -> set[str] | None:

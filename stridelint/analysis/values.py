@@ -27,6 +27,9 @@ class Broadcast:
     state: State
     evidence: tuple[Evidence, ...]
     local: bool = False  # made by a broadcast op in this function (not only suspected)
+    # Expanded to one dim only (`timestep.expand(batch)`): its logical size is that dim's,
+    # so materializing it costs as much as any other small tensor (size-aware findings).
+    small: bool = False
 
 
 @dataclass(frozen=True)
@@ -92,10 +95,15 @@ def join(left: Value, right: Value) -> Value:
         return Narrowed()
     if isinstance(left, Broadcast) and isinstance(right, Broadcast):
         evidence = left.evidence + tuple(e for e in right.evidence if e not in left.evidence)
-        return Broadcast(min(left.state, right.state), evidence, left.local or right.local)
+        return Broadcast(
+            min(left.state, right.state),
+            evidence,
+            left.local or right.local,
+            left.small and right.small,
+        )
     if isinstance(left, Broadcast) or isinstance(right, Broadcast):
         broadcast = left if isinstance(left, Broadcast) else right
-        return Broadcast(State.POSSIBLE, broadcast.evidence, broadcast.local)
+        return Broadcast(State.POSSIBLE, broadcast.evidence, broadcast.local, broadcast.small)
     if isinstance(left, KernelHandle) and isinstance(right, KernelHandle):
         if (left.launcher, left.table, left.bound) == (right.launcher, right.table, right.bound):
             return KernelHandle(left.kernels | right.kernels, left.launcher, left.table, left.bound)

@@ -12,20 +12,29 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from stridelint.output import concise, full, github, jsonlines, sarif
 from stridelint.output import json as json_format
-from stridelint.output.summary import render_statistics, render_summary
+from stridelint.output.statistics import STATISTICS_FORMATS, render_statistics
+from stridelint.output.summary import render_fix_only_summary, render_summary
 
 if TYPE_CHECKING:
     from stridelint.findings import FileReport, Finding
     from stridelint.rules.base import Rule
 
-__all__ = ["FORMATS", "RenderOptions", "render", "render_statistics", "render_summary"]
+__all__ = [
+    "FORMATS",
+    "STATISTICS_FORMATS",
+    "RenderOptions",
+    "render",
+    "render_fix_only_summary",
+    "render_statistics",
+    "render_summary",
+]
 
 FORMATS: tuple[str, ...] = ("concise", "full", "json", "json-lines", "github", "sarif")
 
 
 @dataclass(frozen=True)
 class RenderOptions:
-    show_fixes: bool = False  # full: print each fix as a unified diff
+    show_fixes: bool = False  # concise and full: print each fix as a unified diff
     color: bool = False  # ANSI colour; the CLI decides (a TTY and no NO_COLOR)
     unsafe_fixes: bool = False  # which fixes count as applicable ("[*]" and the summary)
 

@@ -1,24 +1,17 @@
-"""Ruff's concise format: one `path:row:col: CODE [*] message` line per finding."""
+"""Ruff's concise format: one `path:row:col: CODE [*] message` line per finding (with
+`--show-fixes`, followed by the fix as a diff)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Mapping, Sequence
 
+from stridelint.output.fix_diff import diff_lines
+from stridelint.output.style import BOLD, CYAN, RED_BOLD, paint
+
 if TYPE_CHECKING:
     from stridelint.findings import Finding
     from stridelint.output import CheckedFile, RenderOptions
     from stridelint.rules.base import Rule
-
-BOLD = "1"
-RED_BOLD = "1;31"
-GREEN = "32"
-CYAN = "36"
-BLUE_BOLD = "1;34"
-
-
-def paint(text: str, style: str, color: bool) -> str:
-    """Wrap `text` in an ANSI style only when colour is on, so plain output stays plain."""
-    return f"\x1b[{style}m{text}\x1b[0m" if color else text
 
 
 def fix_marker(finding: Finding, options: RenderOptions) -> str:
@@ -37,11 +30,18 @@ def header(path: str, finding: Finding, options: RenderOptions) -> str:
     )
 
 
+def _entry(path: str, source: str, finding: Finding, options: RenderOptions) -> str:
+    line = header(path, finding, options) + "\n"
+    if not options.show_fixes or finding.fix is None:
+        return line
+    return line + "\n".join(diff_lines(path, source, finding.fix, options.color)) + "\n\n"
+
+
 def render(
     files: Sequence[CheckedFile], rules: Mapping[str, type[Rule]], options: RenderOptions
 ) -> str:
     return "".join(
-        header(report.path, finding, options) + "\n"
+        _entry(report.path, report.source, finding, options)
         for report, findings in files
         for finding in findings
     )

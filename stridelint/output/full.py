@@ -3,13 +3,13 @@ underlined, why the tensor may be broadcast, the fix, and (with show_fixes) its 
 
 from __future__ import annotations
 
-import difflib
-import re
 import unicodedata
 from typing import TYPE_CHECKING, Mapping, Sequence
 
 from stridelint.findings import Applicability
-from stridelint.output.concise import BLUE_BOLD, BOLD, CYAN, GREEN, RED_BOLD, header, paint
+from stridelint.output.concise import header
+from stridelint.output.fix_diff import diff_lines, source_lines
+from stridelint.output.style import BLUE_BOLD, BOLD, RED_BOLD, paint
 
 if TYPE_CHECKING:
     from stridelint.findings import Finding, Fix
@@ -18,8 +18,6 @@ if TYPE_CHECKING:
 
 TAB_WIDTH = 4  # how tabs are shown; the caret must sit under what the terminal displays
 MAX_SPAN_ROWS = 3
-# The line breaks Python (and so LibCST's row numbers) recognises; str.splitlines knows more.
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _FIX_NOTE = {
     Applicability.SAFE: "",
     Applicability.UNSAFE: " (unsafe fix)",
@@ -27,11 +25,12 @@ _FIX_NOTE = {
 }
 
 
-def source_lines(text: str) -> list[str]:
-    lines = _LINE_BREAK.split(text)
-    if lines[-1] == "":
-        lines.pop()  # a final line break ends the last line, it does not start another
-    return lines
+def _fix_note(fix: Fix) -> str:
+    """How safe the fix is, unless its message already says so (`... (unsafe: why)`)."""
+    note = _FIX_NOTE[fix.applicability]
+    if note and fix.applicability.value in fix.message.lower():
+        return ""
+    return note
 
 
 def _cell_width(char: str) -> int:
@@ -92,25 +91,6 @@ def _snippet(lines: list[str], finding: Finding, color: bool) -> tuple[list[str]
     return out, width
 
 
-def _applied(source: str, fix: Fix) -> str:
-    """The source with the fix's edits made; they never overlap, so go from the end."""
-    for edit in sorted(fix.edits, key=lambda e: e.start, reverse=True):
-        source = source[: edit.start] + edit.content + source[edit.end :]
-    return source
-
-
-def _diff(path: str, source: str, fix: Fix, color: bool) -> list[str]:
-    diff = difflib.unified_diff(
-        source_lines(source), source_lines(_applied(source, fix)), path, path, lineterm=""
-    )
-    styles = {"---": BOLD, "+++": BOLD, "@@": CYAN, "-": RED_BOLD, "+": GREEN}
-    out = []
-    for line in diff:
-        style = next((s for prefix, s in styles.items() if line.startswith(prefix)), None)
-        out.append(paint(line, style, color) if style else line)
-    return out
-
-
 def _block(
     path: str, source: str, lines: list[str], finding: Finding, options: RenderOptions
 ) -> str:
@@ -122,10 +102,10 @@ def _block(
         where = f"{path}:{evidence.position.row}:{evidence.position.column}"
         out.append(f"{indent}= {paint('why', BOLD, options.color)}: {evidence.message} ({where})")
     if finding.fix is not None:
-        note = _FIX_NOTE[finding.fix.applicability]
-        out.append(f"{indent}= {paint('help', BOLD, options.color)}: {finding.fix.message}{note}")
+        help_text = f"{finding.fix.message}{_fix_note(finding.fix)}"
+        out.append(f"{indent}= {paint('help', BOLD, options.color)}: {help_text}")
         if options.show_fixes:
-            out += ["", *_diff(path, source, finding.fix, options.color)]
+            out += ["", *diff_lines(path, source, finding.fix, options.color)]
     return "\n".join(out) + "\n"
 
 

@@ -30,6 +30,8 @@ def progress(
     if not wants_progress(file_count, stream, quiet=quiet):
         yield None
         return
+    # No ETA: files differ in cost by orders of magnitude (a cache hit, a pre-filtered file, a
+    # full analysis) and the pool hands results back in bursts, so any estimate misleads.
     with click.progressbar(length=file_count, label="Checking", file=stream, show_pos=True,
-                           show_eta=True, width=30) as bar:
+                           show_eta=False, width=30) as bar:
         yield lambda: bar.update(1)

@@ -21,12 +21,23 @@ def strongest(values: Iterable[Broadcast]) -> Broadcast:
     evidence: list[Evidence] = []
     for value in values:
         evidence.extend(e for e in value.evidence if e not in evidence)
-    return Broadcast(max(v.state for v in values), tuple(evidence), any(v.local for v in values))
+    return Broadcast(
+        max(v.state for v in values),
+        tuple(evidence),
+        any(v.local for v in values),
+        all(v.small for v in values),
+    )
 
 
-def reported(facts: ModuleFacts, flow: FunctionFlow, value: Broadcast, scope: str) -> bool:
+def reported(
+    facts: ModuleFacts, flow: FunctionFlow, value: Broadcast, scope: str, *, any_size: bool = False
+) -> bool:
     """DEFINITE findings everywhere; POSSIBLE ones only in kernel-wrapper scope, unless the
-    function itself broadcasts the tensor on some path (an `expand` in one branch)."""
+    function itself broadcasts the tensor on some path (an `expand` in one branch). A tensor
+    expanded to one dim only is too small for a materialization to matter, unless the rule
+    reports something that is wrong at any size (`any_size`: a write into it raises)."""
+    if value.small and not any_size:
+        return False
     return value.state is State.DEFINITE or value.local or facts.in_scope(flow.func, scope)
 
 

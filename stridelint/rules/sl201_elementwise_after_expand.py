@@ -118,7 +118,9 @@ class ElementwiseAfterExpand(Rule):
                 if sink.kind not in ("elementwise", "cast") or sink.reductions:
                     continue  # copies are SL301; reduced results are SL101
                 value = common.strongest(v for _, v in sink.operands)
-                if value.state is not State.DEFINITE or _is_nonzero(facts, sink.node):
+                if value.state is not State.DEFINITE or value.small:
+                    continue  # not broadcast for sure, or expanded to one dim only: small
+                if _is_nonzero(facts, sink.node):
                     continue
                 if sink.kind == "cast" and _keeps_dtype(facts, sink):
                     continue  # semantics §1.1: a same-dtype cast returns the tensor itself

@@ -6,12 +6,16 @@ by the function's short name. Kinds map to rule families as follows:
 * `reduction` -> SL1xx: a reduction read the broadcast input at its logical size.
 * `elementwise`, `cast` -> SL2xx: the materialized result stays a tensor (`elementwise` is
   also the bucket for every op not named below, `matmul` say). The static SL101
-  ("elementwise op, then a reduction") shows up at runtime as the SL2xx event of its
-  elementwise op, because that op is where the memory goes; SL1xx runtime events are
-  reductions applied directly to the broadcast tensor.
+  ("elementwise op, then a reduction") shows up at runtime as an event of its elementwise op,
+  because that op is where the memory goes; SL1xx-family events are reductions applied
+  directly to the broadcast tensor.
 * `copy` -> SL3xx: `contiguous`, `clone`, a `reshape` that merges a stride-0 dim, `*_like`,
   device copies, gathers and concatenations.
 * `write` -> SL4xx: in-place ops, `__setitem__` and `out=` targets.
+
+The family is the event's name only when no rule flags its line: otherwise the event carries
+the finding's code, so the `!=` of `(mask != 0).sum()` is SL101 in both reports
+(`STATIC_CODE_PREFIXES` says which codes can name each kind, best first).
 """
 
 from __future__ import annotations
@@ -22,6 +26,16 @@ FAMILIES = {
     "cast": "SL2xx",
     "copy": "SL3xx",
     "write": "SL4xx",
+}
+
+# The static codes that can name an event of each kind, best first: SL101 is an elementwise
+# op, cast or copy whose result is reduced, so it names those events as well as SL2xx/SL3xx.
+STATIC_CODE_PREFIXES = {
+    "reduction": ("SL1",),
+    "elementwise": ("SL2", "SL1"),
+    "cast": ("SL2", "SL1"),
+    "copy": ("SL3", "SL1"),
+    "write": ("SL4",),
 }
 
 # Reductions measured to allocate a logical-size temporary for some input dtype (semantics §1.4).

@@ -29,7 +29,7 @@ class Misses:
         lines = [f"Runtime events with no static finding ({len(self.events)}):"]
         for event in self.events:
             lines.append(
-                f"  runtime: {event.filename}:{event.lineno}: {event.family} {event.op} "
+                f"  runtime: {event.filename}:{event.lineno}: {event.rule} {event.op} "
                 f"({event.kind}, {format_blowup(event.blowup)})"
             )
         return "\n".join(lines) + "\n"

@@ -28,6 +28,10 @@ class Event:
 
     `storage_bytes` is the largest storage among the op's tensor inputs (the write target for a
     write): an op whose output is no larger than some dense input is ordinary broadcasting.
+
+    `code` is the rule code the static check gives the event's line (`SL101` for the `!=` of
+    `(mask != 0).sum()`), so runtime and static reports name the same line alike; None when no
+    rule flags the line, and `family` (the kind's rule family, `SL2xx`) names it instead.
     """
 
     op: str
@@ -42,10 +46,16 @@ class Event:
     filename: str
     lineno: int
     function: str
+    code: str | None = None
 
     @property
     def blowup(self) -> float:
         return self.output_bytes / max(self.storage_bytes, 1)
+
+    @property
+    def rule(self) -> str:
+        """The static check's code for the line, or else the rule family of the op's kind."""
+        return self.code or self.family
 
     def describe(self) -> str:
         """One line for a test failure or a log: where, which op, and how much."""
@@ -58,7 +68,7 @@ class Event:
         )
         return (
             f"{short_path(self.filename)}:{self.lineno} in {self.function}: {self.op} "
-            f"({self.kind}, {self.family}) on {self.dtype}{list(self.shape)} "
+            f"({self.kind}, {self.rule}) on {self.dtype}{list(self.shape)} "
             f"stride {list(self.stride)}: {amounts} ({format_blowup(self.blowup)})"
         )
 
@@ -72,7 +82,7 @@ class SummaryRow:
     function: str
     op: str
     kind: str
-    family: str
+    rule: str
     count: int
     worst_blowup: float
     worst_output_bytes: int
@@ -91,7 +101,7 @@ def summarize(events: Iterable[Event]) -> list[SummaryRow]:
             function=function,
             op=op,
             kind=group[0].kind,
-            family=group[0].family,
+            rule=group[0].rule,
             count=len(group),
             worst_blowup=max(e.blowup for e in group),
             worst_output_bytes=max(e.output_bytes for e in group),
@@ -103,13 +113,14 @@ def summarize(events: Iterable[Event]) -> list[SummaryRow]:
 
 
 def format_table(rows: Iterable[SummaryRow]) -> str:
-    """Fixed-width text table: location, op, rule family, blow-up, bytes, count."""
+    """Fixed-width text table: location, op, rule (code or family) and kind, blow-up, bytes,
+    count."""
     header = ("location", "op", "rule", "blow-up", "bytes", "count")
     body = [
         (
             f"{short_path(r.filename)}:{r.lineno} ({r.function})",
             r.op,
-            f"{r.family} {r.kind}",
+            f"{r.rule} {r.kind}",
             format_blowup(r.worst_blowup),
             format_bytes(r.worst_output_bytes),
             str(r.count),
@@ -135,7 +146,8 @@ def event_to_dict(event: Event, test: str | None = None) -> dict[str, Any]:
 
 def event_from_dict(record: dict[str, Any]) -> tuple[str | None, Event]:
     """Inverse of `event_to_dict`; `blowup` is recomputed, not read."""
-    values = {f.name: record[f.name] for f in fields(Event)}
+    values = {f.name: record[f.name] for f in fields(Event) if f.name != "code"}
+    values["code"] = record.get("code")  # absent from reports written before it existed
     values["shape"], values["stride"] = tuple(values["shape"]), tuple(values["stride"])
     return record["test"], Event(**values)
 

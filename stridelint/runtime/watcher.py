@@ -36,10 +36,12 @@ from torch.overrides import TorchFunctionMode, resolve_name
 from stridelint.runtime.classify import (
     FAMILIES,
     REDUCTIONS,
+    STATIC_CODE_PREFIXES,
     allocation_kind,
     writes_first_argument,
 )
 from stridelint.runtime.report import Event, SummaryRow, summarize
+from stridelint.runtime.static_codes import static_code
 from stridelint.suppression import Suppressions, read_suppressions
 
 _PLAIN_TENSORS = frozenset({torch.Tensor, torch.nn.Parameter})
@@ -141,8 +143,9 @@ class Watcher(TorchFunctionMode):
     ) -> None:
         family = FAMILIES[kind]
         filename, lineno, function = _user_location()
-        if _suppressed(filename, lineno, family):
+        if _suppressed(filename, lineno, kind):
             return
+        code = static_code(filename, lineno, kind)
         self.events.append(
             Event(
                 op=_op_name(func),
@@ -157,6 +160,7 @@ class Watcher(TorchFunctionMode):
                 filename=filename,
                 lineno=lineno,
                 function=function,
+                code=code,
             )
         )
 
@@ -241,9 +245,11 @@ def _user_location() -> tuple[str, int, str]:
     return frame.f_code.co_filename, frame.f_lineno, frame.f_code.co_name
 
 
-def _suppressed(filename: str, lineno: int, family: str) -> bool:
-    """The linter's own comments on the event's line: `# noqa`, or a code of the event's family
-    (`# noqa: SL2`, `# noqa: SL201`, `# stridelint: ignore[SL2xx]`); or `# stridelint: skip-file`.
+def _suppressed(filename: str, lineno: int, kind: str) -> bool:
+    """The linter's own comments on the event's line: `# noqa`, or a code that can name an
+    event of this kind: its family (`# noqa: SL2`, `# noqa: SL201`, `# stridelint:
+    ignore[SL2xx]`) or the static code the line would get (`# noqa: SL101` on the `!=` of
+    `(e != 0).sum()`); or `# stridelint: skip-file`.
     """
     suppressions = _file_suppressions(filename)
     if suppressions.skip_file:
@@ -251,7 +257,8 @@ def _suppressed(filename: str, lineno: int, family: str) -> bool:
     if lineno not in suppressions.rows:
         return False
     codes = suppressions.rows[lineno]
-    return codes is None or any(code.startswith(family[:3]) for code in codes)
+    prefixes = STATIC_CODE_PREFIXES[kind]
+    return codes is None or any(code.startswith(prefixes) for code in codes)
 
 
 @functools.lru_cache(maxsize=256)

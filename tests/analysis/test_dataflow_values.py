@@ -48,3 +48,21 @@ def test_type_as_is_a_cast_of_its_receiver():
     (flow,) = facts.flows_named("f")
     (sink,) = flow.sinks.values()
     assert sink.kind == "cast"
+
+
+@pytest.mark.parametrize(
+    "call", ["x.expand(4)", "x.expand(n.shape[0])", "x.expand(n.size(0))", "x.expand(len(n))",
+             "torch.broadcast_to(x, (n.shape[0],))", "x.expand(n.shape[0] * 2)"],
+)
+def test_an_expand_to_one_dim_is_small(call):
+    value = value_of(f"import torch\ny = {call}\n".replace("\n", "\n", 1))
+    assert isinstance(value, Broadcast) and value.small
+
+
+@pytest.mark.parametrize(
+    "call", ["x.expand(4, 8)", "x.expand(n.shape)", "x.expand(n)", "x.expand_as(n)",
+             "x.expand(*n.shape)", "x.expand(n.shape[1:])", "x.expand(4).expand(2, 4)"],
+)
+def test_an_expand_that_may_have_several_dims_is_not_small(call):
+    value = value_of(f"y = {call}\n")
+    assert isinstance(value, Broadcast) and not value.small

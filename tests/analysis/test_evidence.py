@@ -7,7 +7,7 @@ import textwrap
 import libcst as cst
 
 from stridelint.analysis import evidence
-from stridelint.analysis.strides import stride_helpers
+from stridelint.analysis.strides import stride_helper
 from stridelint.findings import Position
 
 
@@ -62,6 +62,6 @@ def test_helper_strides_compared_in_keyword_flags():
             kernel[(1,)](mask, FLAG_A=(a == 0), FLAG_B=(b == 0))
     '''))
     helper, caller = [s for s in module.body if isinstance(s, cst.FunctionDef)]
-    found = evidence.stride_check_evidence(caller, nowhere, stride_helpers([helper]))
+    found = evidence.stride_check_evidence(caller, nowhere, {"_strides": stride_helper(helper)}.get)
     assert set(found) == {"mask"}
     assert not evidence.stride_check_evidence(caller, nowhere)  # without the summary: nothing

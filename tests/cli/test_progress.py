@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import io
+import itertools
 import os
 import pty
+import re
 import subprocess
 import sys
+import types
 from pathlib import Path
 
+import click._termui_impl as termui
 import pytest
 
 from stridelint.config import Config
 from stridelint.engine import FixMode, run_files
-from stridelint.output.progress import MIN_FILES
+from stridelint.output.progress import MIN_FILES, progress
 from tests.cli.conftest import BROADCAST_SUM, CLEAN
 
 
@@ -54,6 +59,25 @@ def test_long_run_on_a_terminal_shows_a_bar_that_reaches_the_end(tmp_path):
     # The findings and the summary stay on stdout, untouched by the bar.
     assert result.stdout.startswith("bad.py:6:13: SL101")
     assert "Checking" not in result.stdout
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_bar_shows_no_time_estimate(monkeypatch):
+    """Files differ in cost by orders of magnitude and results arrive in bursts, so an ETA was
+    wrong more often than right: the bar shows the count only, even on a slow run."""
+    clock = itertools.count(start=0.0, step=2.0)  # every reading: two seconds later
+    monkeypatch.setattr(termui, "time", types.SimpleNamespace(time=lambda: next(clock)))
+    terminal = _Terminal()
+    with progress(MIN_FILES, quiet=False, stream=terminal) as tick:
+        for _ in range(MIN_FILES):
+            tick()
+    shown = terminal.getvalue()
+    assert f"{MIN_FILES}/{MIN_FILES}" in shown
+    assert not re.search(r"\d+:\d\d", shown), shown
 
 
 @pytest.mark.parametrize("args", [("-q",), ("--output-format", "json", "-q")])

@@ -12,7 +12,14 @@ from referencing import Registry
 
 import stridelint
 from stridelint.findings import Applicability, Edit, Evidence, FileReport, Finding, Fix, Position
-from stridelint.output import FORMATS, RenderOptions, render, render_statistics, render_summary
+from stridelint.output import (
+    FORMATS,
+    RenderOptions,
+    render,
+    render_fix_only_summary,
+    render_statistics,
+    render_summary,
+)
 from stridelint.rules.base import Rule
 
 SARIF_SCHEMA = Path(__file__).parent.parent / "data" / "sarif-2.1.0.json"
@@ -148,6 +155,22 @@ def test_concise_never_marks_display_only_fixes():
     assert "[*]" not in text
 
 
+def test_concise_with_show_fixes_follows_each_fixable_finding_with_its_diff():
+    text = render("concise", [report(REDUCTION, COPY)], RULES, RenderOptions(show_fixes=True))
+    assert text == (
+        "pkg/hook.py:2:9: SL301 Copy of a broadcast tensor\n"
+        "pkg/hook.py:3:12: SL101 [*] `(m != 0).sum()` materializes the broadcast `m`\n"
+        "--- pkg/hook.py\n"
+        "+++ pkg/hook.py\n"
+        "@@ -1,3 +1,3 @@\n"
+        " def hook(mask):\n"
+        "     m = mask.expand(4, 8)\n"
+        "-    return (m != 0).sum()\n"
+        "+    return (m.narrow(1, 0, 1) != 0).sum() * 8\n"
+        "\n"
+    )
+
+
 def test_line_formats_print_nothing_without_findings():
     reports = [report(), broken()]
     for fmt in ("concise", "full", "json-lines", "github"):
@@ -197,6 +220,17 @@ def test_full_separates_findings_with_a_blank_line_and_notes_unsafe_fixes():
     assert len(blocks) == 2
     assert blocks[0].startswith("pkg/hook.py:2:9: SL301 Copy")
     assert blocks[1].endswith("  = help: Compare before the expand (unsafe fix)\n")
+
+
+def test_full_says_unsafe_once_when_the_fix_message_already_explains_why():
+    explained = finding(
+        SOURCE, "SL201", "m != 0", "Elementwise op on the broadcast `m`",
+        fix=Fix(Applicability.UNSAFE, "Compare before the expand (unsafe: the result is a view)",
+                (edit(SOURCE, "m != 0", "m"),)),
+    )
+    text = render("full", [report(explained)], RULES, PLAIN)
+    assert text.endswith("  = help: Compare before the expand (unsafe: the result is a view)\n")
+    assert text.count("unsafe") == 1
 
 
 def caret_row(text: str) -> tuple[str, str]:
@@ -431,7 +465,20 @@ def test_sarif_uris_are_relative_posix_or_file_uris():
 
 
 def test_summary_without_findings():
-    assert render_summary([report(), broken()], PLAIN, fixing=False) == "All checks passed!\n"
+    assert render_summary([report(), report(path="b.py")], PLAIN, fixing=False) == (
+        "All checks passed!\n"
+    )
+
+
+def test_summary_never_says_all_passed_when_a_file_could_not_be_checked():
+    assert render_summary([report(), broken()], PLAIN, fixing=False) == (
+        "1 file could not be checked.\n"
+    )
+    crashed = report(REDUCTION)
+    crashed.internal_errors = ["internal error in SL101: boom"]
+    assert render_summary([crashed, broken()], PLAIN, fixing=False) == (
+        "Found 1 error.\n2 files could not be checked.\n[*] 1 fixable with the `--fix` option.\n"
+    )
 
 
 def test_summary_counts_findings_and_fixable_ones():
@@ -500,3 +547,37 @@ def test_statistics_without_fixes_has_no_marker_column():
 
 def test_statistics_without_findings_is_empty():
     assert render_statistics([report()], RULES, PLAIN) == ""
+
+
+def test_statistics_as_json_count_each_code_and_its_applicable_fixes():
+    unknown = Finding("SL999", "Internal error", Position(1, 1), Position(1, 4), noqa_row=1)
+    reports = [report(REDUCTION, HOIST, unknown), report(REDUCTION, HOIST, path="b.py"), broken()]
+    rows = json.loads(render_statistics(reports, RULES, PLAIN, "json"))
+    assert rows == [
+        {"code": "SL101", "name": "reduction-over-broadcast", "count": 2, "fixable": True,
+         "fixable_count": 2, "summary": "Reduction over a materialized broadcast tensor"},
+        {"code": "SL201", "name": "elementwise-on-broadcast", "count": 2, "fixable": False,
+         "fixable_count": 0, "summary": "Elementwise op on a broadcast tensor"},
+        {"code": "SL999", "name": None, "count": 1, "fixable": False, "fixable_count": 0,
+         "summary": "Internal error"},
+    ]
+    unsafe = json.loads(render_statistics(reports, RULES, RenderOptions(unsafe_fixes=True), "json"))
+    assert unsafe[1]["fixable_count"] == 2
+
+
+def test_statistics_as_json_lines_and_empty_json():
+    lines = render_statistics([report(COPY, COPY)], RULES, PLAIN, "json-lines").splitlines()
+    assert [json.loads(line)["count"] for line in lines] == [2]
+    assert json.loads(render_statistics([report()], RULES, PLAIN, "json")) == []
+
+
+def test_statistics_refuse_the_formats_of_single_findings():
+    with pytest.raises(ValueError, match="cannot be printed as 'sarif'"):
+        render_statistics([report(COPY)], RULES, PLAIN, "sarif")
+
+
+def test_fix_only_summary_counts_what_was_fixed():
+    fixed = report(COPY)
+    fixed.fixed_count = 2
+    assert render_fix_only_summary([fixed, broken()]) == "Fixed 2 errors.\n"
+    assert render_fix_only_summary([report(COPY)]) == "No errors fixed.\n"

@@ -63,7 +63,8 @@ def test_flag_prints_the_summary_table(suite: pytest.Pytester) -> None:
         [
             "*stridelint runtime*",
             "location*op*rule*blow-up*bytes*count",
-            "test_masks.py:5 (test_materializes)*torch.Tensor.ne*SL2xx elementwise*8,192x*4.0 MiB*",
+            # SL101, the code `stridelint check` gives the line, not the op's family SL2xx.
+            "test_masks.py:5 (test_materializes)*torch.Tensor.ne*SL101 elementwise*8,192x*4.0 MiB*",
         ]
     )
     assert "test_clean" not in result.stdout.str() and "test_small" not in result.stdout.str()
@@ -75,7 +76,7 @@ def test_fail_flag_fails_only_the_offending_test(suite: pytest.Pytester) -> None
     result.stdout.fnmatch_lines(
         [
             "*stridelint runtime: 1 op(s) materialized or wrote broadcast tensors:",
-            "*test_masks.py:5 in test_materializes: torch.Tensor.ne (elementwise, SL2xx)*",
+            "*test_masks.py:5 in test_materializes: torch.Tensor.ne (elementwise, SL101)*",
             "FAILED test_masks.py::test_materializes*",
         ]
     )
@@ -89,7 +90,7 @@ def test_json_flag_writes_every_event(suite: pytest.Pytester) -> None:
     assert document["version"] == 1
     assert event["test"] == "test_masks.py::test_materializes"
     assert event["op"] == "torch.Tensor.ne"
-    assert (event["kind"], event["family"]) == ("elementwise", "SL2xx")
+    assert (event["kind"], event["family"], event["code"]) == ("elementwise", "SL2xx", "SL101")
     assert (event["shape"], event["stride"]) == ([64, 32, 2048], [1, 0, 0])
     assert (event["output_bytes"], event["storage_bytes"]) == (64 * 32 * 2048, 64 * 8)
     assert event["filename"].endswith("test_masks.py") and event["lineno"] == 5
