@@ -83,10 +83,15 @@ def _dtype_of(
         return _dtype_of(facts, found[0].value, found[1], depth + 1) if found else None
     if isinstance(node, cst.Subscript):
         return _dtype_of(facts, node.value, statement, depth + 1)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return _dtype_of(facts, node.expression, statement, depth + 1)
     if isinstance(node, cst.Call):
         cast = cast_dtype(facts, node)
         if cast is not None:
             return cast
+        operand = _same_dtype_operand(facts, node)
+        if operand is not None:  # `torch.exp(x)`, `x.abs()`: x's dtype
+            return _dtype_of(facts, operand, statement, depth + 1)
         parts = expand_parts(facts, node)
         if parts is not None:
             return _dtype_of(facts, parts[0], statement, depth + 1)
@@ -97,3 +102,21 @@ def _dtype_of(
             if method in torch_ops.VIEW_METHODS:
                 return _dtype_of(facts, node.func.value, statement, depth + 1)
     return None
+
+
+def _same_dtype_operand(facts: ModuleFacts, call: cst.Call) -> cst.BaseExpression | None:
+    """The one tensor operand of an elementwise op whose result keeps its dtype (the table's
+    `SAME` ops of arity 1: `torch.exp(x)`, `x.abs()`), else None."""
+    qualified = facts.imports.resolve(call.func)
+    if qualified is not None:
+        op = torch_ops.FUNCTIONS.get(qualified)
+        positional = [a.value for a in call.args if a.keyword is None and not a.star]
+        operand = positional[0] if len(positional) == 1 else None
+    elif isinstance(call.func, cst.Attribute) and not call.args:
+        op = torch_ops.METHODS.get(call.func.attr.value)
+        operand = call.func.value
+    else:
+        return None
+    if op is None or op.kind != torch_ops.ELEMENTWISE or op.result_dtype != torch_ops.SAME:
+        return None
+    return operand if op.arity == 1 else None

@@ -11,7 +11,7 @@ the one assignment a name certainly reads.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 import libcst as cst
 
@@ -198,3 +198,20 @@ def dims_of(
         found = reaching_assignment(facts, operand, statement)
         return expanded_dims(facts, found[0].value) if found is not None else None
     return expanded_dims(facts, operand)
+
+
+def broadcast_along_different_dims(
+    facts: ModuleFacts,
+    operands: Sequence[tuple[cst.BaseExpression, object]],
+    statement: cst.CSTNode | None,
+) -> bool:
+    """Two or more operands whose expands the code shows, broadcast along dims none of them
+    share (`q[:, :, None].expand(b, n, s) == k[:, None, :].expand(b, n, s)`): the result
+    carries a different value at every position, so it is no waste (semantics §0 rule 5)."""
+    seen = []
+    for operand, _ in operands:
+        dims = dims_of(facts, operand, statement)
+        if dims is None or not dims.broadcast:
+            return False
+        seen.append(dims.broadcast)
+    return len(seen) >= 2 and not frozenset.intersection(*seen)

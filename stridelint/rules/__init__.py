@@ -7,6 +7,7 @@ from stridelint.rules.sl101_reduce_of_materialized_broadcast import ReduceOfMate
 from stridelint.rules.sl102_reduce_of_broadcast import ReduceOfBroadcast
 from stridelint.rules.sl201_elementwise_after_expand import ElementwiseAfterExpand
 from stridelint.rules.sl301_copy_of_broadcast import CopyOfBroadcast
+from stridelint.rules.sl302_dense_copy_of_broadcast import DenseCopyOfBroadcast
 from stridelint.rules.sl401_write_into_broadcast import WriteIntoBroadcast
 from stridelint.rules.sl900_syntax_error import SyntaxErrorRule
 from stridelint.rules.sl901_unused_suppression import UnusedSuppression
@@ -16,6 +17,7 @@ ALL_RULES: tuple[type[Rule], ...] = (
     ReduceOfBroadcast,
     ElementwiseAfterExpand,
     CopyOfBroadcast,
+    DenseCopyOfBroadcast,
     WriteIntoBroadcast,
     SyntaxErrorRule,
     UnusedSuppression,

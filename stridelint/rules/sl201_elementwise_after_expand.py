@@ -118,8 +118,10 @@ class ElementwiseAfterExpand(Rule):
                 if sink.kind not in ("elementwise", "cast") or sink.reductions:
                     continue  # copies are SL301; reduced results are SL101
                 value = common.strongest(v for _, v in sink.operands)
-                if value.state is not State.DEFINITE or value.small:
-                    continue  # not broadcast for sure, or expanded to one dim only: small
+                if not (value.state is State.DEFINITE or value.local) or value.small:
+                    continue  # not broadcast here, or expanded to one dim only: small
+                if provenance.broadcast_along_different_dims(facts, sink.operands, sink.statement):
+                    continue  # the result holds a different value everywhere: no waste
                 if _is_nonzero(facts, sink.node):
                     continue
                 if sink.kind == "cast" and _keeps_dtype(facts, sink):
@@ -129,7 +131,8 @@ class ElementwiseAfterExpand(Rule):
                     continue  # the dense result is needed
                 operand = facts.snippet(sink.operands[0][0])
                 message = (
-                    f"`{facts.snippet(sink.node)}` materializes the broadcast `{operand}` at "
+                    f"`{facts.snippet(sink.node)}` materializes the {common.certainty(value)} "
+                    f"`{operand}` at "
                     f"its full logical size and keeps the result: apply the op before the "
                     f"expand, then expand: {common.because(value)}"
                 )

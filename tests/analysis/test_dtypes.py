@@ -58,3 +58,22 @@ def test_dtype_of_a_parameter_is_unknown():
 )  # fmt: skip
 def test_names_integer_dtype_reads_the_dtype_spelling(code, integer):
     assert dtypes.names_integer_dtype(cst.parse_expression(code)) is integer
+
+
+def test_dtype_seen_through_negation_and_same_dtype_elementwise_ops():
+    from stridelint.analysis.dtypes import dtype_of
+    from tests.analysis.parsed import facts_of, node, statement_of
+
+    facts = facts_of(
+        "import torch\n"
+        "def f(a_log, x):\n"
+        "    a = -torch.exp(a_log.float())\n"
+        "    b = x.half().abs()\n"
+        "    c = torch.exp(x)\n"
+        "    return a, b, c\n"
+    )
+    statement = statement_of(facts, node(facts, "return a, b, c"))
+    names = {n: node(facts, n, nth=-1) for n in ("a", "b", "c")}
+    assert dtype_of(facts, names["a"], statement) == "float32"
+    assert dtype_of(facts, names["b"], statement) == "float16"
+    assert dtype_of(facts, names["c"], statement) is None  # x's dtype is not in the code

@@ -106,3 +106,20 @@ def test_dims_of_a_name_reads_the_expand_it_was_bound_to():
     load = node(facts, "e", cst.Name, nth=-1)
     dims = provenance.dims_of(facts, load, statement_of(facts, load))
     assert dims.sizes == ("b", "n") and dims.broadcast == {1}
+
+
+def test_operands_broadcast_along_different_dims():
+    from stridelint.analysis.provenance import broadcast_along_different_dims
+    from tests.analysis.parsed import facts_of, flow_of
+
+    facts = facts_of(
+        "def f(a, b, n, s):\n"
+        "    q = a.unsqueeze(-1).expand(n, s, 4)\n"
+        "    k = b.unsqueeze(1).expand(n, 4, s)\n"
+        "    same = a.unsqueeze(0).expand(4, s)\n"
+        "    other = b.unsqueeze(0).expand(4, s)\n"
+        "    return q == k, same + other\n"
+    )
+    disjoint, shared = sorted(flow_of(facts, "f").sinks.values(), key=lambda s: facts.position(s.node))
+    assert broadcast_along_different_dims(facts, disjoint.operands, disjoint.statement)
+    assert not broadcast_along_different_dims(facts, shared.operands, shared.statement)

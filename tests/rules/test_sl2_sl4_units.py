@@ -219,7 +219,8 @@ def k(X, s0, s1):
         ("k[:, :, None].expand(b, h, g, s, d).flatten(3)", False),
         ("k.expand(b, -1).flatten()", True),
         ("k.expand(1, n).flatten()", False),
-        ("k.expand(b, h).reshape(b * h)", False),  # which dim is stride 0 is unknown
+        ("k.expand(b, h).reshape(b * h)", True),  # one size that is a number: a flatten
+        ("k.expand(b, h).reshape(shape)", False),  # one name: may be a whole shape
     ],
 )
 def test_sl301_reshape_reported_when_it_merges_a_stride0_dim(reshape, reported):

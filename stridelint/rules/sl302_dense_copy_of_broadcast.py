@@ -1,0 +1,117 @@
+"""SL302: a broadcast tensor is copied to its full logical size and kept dense."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
+from stridelint.findings import Finding
+from stridelint.lazy import lazy_import
+from stridelint.rules import common
+from stridelint.rules.base import Rule
+
+if TYPE_CHECKING:
+    from stridelint.analysis.uses import Use
+    from stridelint.context import RuleContext
+
+cst = lazy_import("libcst")
+reshapes = lazy_import("stridelint.analysis.reshapes")
+uses = lazy_import("stridelint.analysis.uses")
+
+_COPIES = ("contiguous", "clone")
+_HINT = "a consumer that reads strides would not need it"
+
+
+class DenseCopyOfBroadcast(Rule):
+    """
+    ## What it does
+    Finds `.contiguous()` or `.clone()` of a tensor that is, or may be, a broadcast
+    (stride-0) view, and a `reshape`/`flatten` that merges its stride-0 dim with another
+    (which copies), when the dense copy is then kept: returned, stored, written in place,
+    viewed with `.view`, or passed to a kernel or function that is not given its strides.
+    The typical place is a kernel wrapper:
+    `scale.expand(num_experts, hidden).contiguous()` right before a launch.
+
+    ## Why is this bad?
+    The copy allocates the tensor's full logical size (semantics doc §1.1) to hold values
+    that its storage already holds once: a mask broadcast over a 8192-wide dim costs 8192
+    times its storage. The consumer keeps the copy, so it cannot simply be dropped (that is
+    SL301, for copies no use needs); the cost goes away when the consumer learns to read
+    strides: a Triton kernel that takes `stride_m0` and is launched with `*m.stride()`
+    reads a stride-0 dim for free.
+
+    A tensor expanded to one dim only (a 0-d scale expanded to the number of experts) is
+    not reported: its copy is as small as that dim. A possibly broadcast parameter is
+    reported only in kernel-wrapper scope.
+
+    ## Example
+    ```python
+    def scaled(x, scale):
+        s = scale[None, :].expand(x.shape[0], -1).contiguous()
+        out = torch.empty_like(x)
+        _scale_kernel[(x.shape[0],)](x, s, out, x.shape[1], BLOCK=1024)
+        return out
+    ```
+
+    ## Use instead
+    ```python
+    def scaled(x, scale):
+        s = scale[None, :].expand(x.shape[0], -1)
+        out = torch.empty_like(x)
+        _scale_kernel[(x.shape[0],)](x, s, out, x.shape[1], *s.stride(), BLOCK=1024)
+        return out
+    ```
+    with the kernel indexing `s` through the strides it is given. When the consumer must
+    have a dense tensor (a library kernel, a buffer that is written later), the copy is the
+    price: keep it and suppress the finding with `# noqa: SL302`.
+
+    ## Fix safety
+    There is no fix: removing the copy is only right once the consumer honours strides,
+    which the linter cannot change.
+    """
+
+    code = "SL302"
+    name = "dense-copy-of-broadcast"
+    summary = "Copy materializes a broadcast tensor at full size and keeps it dense"
+    fix_availability = "none"
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        facts = ctx.facts
+        for flow in facts.flows.values():
+            for sink in flow.sinks.values():
+                if sink.kind != "copy" or sink.reductions:
+                    continue  # a reduced copy is SL101's
+                func = sink.node.func
+                method = func.attr.value if isinstance(func, cst.Attribute) else None
+                if method not in _COPIES:
+                    continue
+                value = common.strongest(v for _, v in sink.operands)
+                if not common.reported(facts, flow, value, ctx.scope):
+                    continue
+                keeper = _keeper(uses.uses_of(facts, flow, sink.node))
+                if keeper is None:
+                    continue  # every use reads it through its strides: SL301's
+                message = (
+                    f"`.{method}()` copies the {common.certainty(value)} "
+                    f"`{facts.snippet(sink.operands[0][0])}` to its full logical size and "
+                    f"keeps the copy ({keeper.why}): {_HINT}: {common.because(value)}"
+                )
+                yield common.finding(self.code, facts, sink.node, sink.statement, message, value)
+            for op in flow.layout_ops.values():
+                if op.name.endswith("_like") or not common.reported(facts, flow, op.value, ctx.scope):
+                    continue
+                merged = reshapes.merge_of(facts, op)
+                keeper = _keeper(uses.uses_of(facts, flow, op.call)) if merged else None
+                if keeper is None:
+                    continue  # a view, or every use reads it through its strides: SL301's
+                message = (
+                    f"`{facts.snippet(op.call)}` {merged} and so copies the "
+                    f"{common.certainty(op.value)} `{facts.snippet(op.operand)}` to its full "
+                    f"logical size, and keeps the copy ({keeper.why}): {_HINT}: "
+                    f"{common.because(op.value)}"
+                )
+                yield common.finding(self.code, facts, op.call, op.statement, message, op.value)
+
+
+def _keeper(result_uses: list[Use]) -> Use | None:
+    """The first use that needs the copy dense or lets it escape."""
+    return next((u for u in result_uses if u.kind in (uses.DENSE, uses.OPAQUE)), None)

@@ -1,0 +1,41 @@
+"""Whether a reshape of a broadcast tensor must copy it (semantics §1.1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from stridelint.analysis import reshapes
+from tests.analysis.parsed import facts_of, flow_of
+
+
+def merge(body: str) -> str | None:
+    facts = facts_of("def f(x, n, m, shape):\n" + "".join(f"    {line}\n" for line in body.splitlines()))
+    (op,) = flow_of(facts, "f").layout_ops.values()
+    return reshapes.merge_of(facts, op)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "y = x[:, None].expand(n, m).reshape(-1)",
+        "y = x[:, None].expand(n, m).reshape(n * m)",
+        "rows = n * m\ny = x[:, None].expand(n, m).reshape(rows)",
+        "y = x[:, None].expand(n, m).reshape(x.numel())",
+        "y = x[:, None].expand(n, m).flatten()",
+        "y = x[:, None, :].expand(-1, n, -1).reshape(-1)",
+    ],
+)
+def test_flattening_a_stride_0_dim_with_another_copies(body):
+    assert merge(body) is not None
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "y = x[:, None].expand(n, m).reshape(shape)",  # one name: may be a whole shape
+        "y = x[:, None].expand(n, m).reshape(n, m)",  # same shape: a view
+        "y = x[:, None].expand(1, m).reshape(-1)",  # one dim of size > 1: a view
+    ],
+)
+def test_a_reshape_that_may_be_a_view_is_not_a_merge(body):
+    assert merge(body) is None
