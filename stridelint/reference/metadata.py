@@ -1,14 +1,25 @@
 """Launch metadata of the reference reduce kernel: what Proton records for each launch.
 
 The counts use narrow-and-rescale (semantics §0, §4.1): a mask broadcast over a large dim costs
-memory and time proportional to its storage, not its logical size. The shipped file,
-stridelint/reference/metadata.py, is exactly `stridelint fix` applied to the naive form kept in
-fixes/SL101/reference_hook.before.py; a test keeps them so.
+memory and time proportional to its storage, not its logical size. `stridelint fix` applied to
+the naive form (fixes/SL101/reference_hook.before.py) gives the same numbers with about 25x the
+mask's storage in temporaries: its `sum` of the narrowed bool mask and of the per-row counts
+first converts them to int64 (semantics §1.4). This hook goes one step further and counts a
+slab of the narrowed mask at a time, in int32 (exact within a slab), so its temporaries stay
+below the mask's own storage; a test keeps the numbers equal to the naive hook's.
 """
 
 import math
 
 import torch
+
+# Elements of the narrowed mask counted per step: its storage in bytes divided by this, so that
+# the step's temporaries (a bool copy of a non-bool mask, its int32 copy, 5 bytes per element)
+# stay under the mask's storage; never fewer than MIN_SLAB_ELEMENTS (a few kernel launches a
+# step are the cost of a smaller step).
+SLAB_DIVISOR = 6
+MIN_SLAB_ELEMENTS = 4096
+MAX_SLAB_ELEMENTS = 2**30  # int32 counts of a slab stay exact
 
 
 def _narrow_broadcast(*tensors):
@@ -43,25 +54,73 @@ def _repeats(reps, dim, reduces_all_when_empty=True):
     return math.prod(reps[d] for d in dims) if reps else 1
 
 
+def _slabs(rows, limit):
+    """Views that cover ``rows`` (rows along its last dim) once, each of at most ``limit``
+    elements or else a single row; split along the other dims, largest first."""
+    if rows.numel() <= limit or rows.numel() == rows.shape[-1]:
+        yield rows
+        return
+    d = max(range(rows.dim() - 1), key=lambda d: rows.shape[d])
+    step = max(1, limit // (rows.numel() // rows.shape[d]))
+    for start in range(0, rows.shape[d], step):
+        yield from _slabs(rows.narrow(d, start, min(step, rows.shape[d] - start)), limit)
+
+
+def _nonzero_count(t):
+    """Exact count of the nonzero elements of ``t`` as an int32 0-d tensor (t must hold fewer
+    than 2**31 elements). A bool ``t`` is summed as is; ``sum`` still converts it to int32,
+    half what its default int64 costs."""
+    return (t if t.dtype == torch.bool else t != 0).sum(dtype=torch.int32)
+
+
+def _count_kept(mask, dim, limit):
+    """(elements of ``mask`` that are nonzero, rows along ``dim`` that hold one), exactly, as
+    int64 0-d tensors on the mask's device, without a temporary of more than ``limit``
+    elements (5 bytes each)."""
+    kept = torch.zeros((), dtype=torch.int64, device=mask.device)
+    kept_rows = torch.zeros((), dtype=torch.int64, device=mask.device)
+    if mask.numel() == 0:
+        return kept, kept_rows
+    rows = mask.movedim(dim, -1)
+    for slab in _slabs(rows, limit):
+        if slab.numel() <= limit:
+            count = _nonzero_count(slab)
+            kept += count
+            # A row of one element holds a kept one exactly when that element is kept.
+            kept_rows += _nonzero_count(slab.any(dim=-1)) if slab.shape[-1] > 1 else count
+            continue
+        row_has_kept = torch.zeros((), dtype=torch.bool, device=mask.device)  # one long row
+        for start in range(0, slab.numel(), limit):
+            piece = slab.reshape(-1).narrow(0, start, min(limit, slab.numel() - start))
+            kept += _nonzero_count(piece)
+            row_has_kept |= piece.any()
+        kept_rows += row_has_kept
+    return kept, kept_rows
+
+
 def reduce_launch_metadata(grid, kernel, args):
     """Name, additions and bytes of one reduce launch, for Proton's roofline.
 
     ``Mask`` may be a broadcast (stride-0) view: the wrapper expands lower-rank masks.
     ``flops32`` counts the fp32 additions a masked sum performs: per output element, one less
-    than the number of kept (``mask != 0``) elements along ``DIM``. ``bytes`` counts the x and
-    scale elements loaded where the mask keeps them plus the output written; mask reads are not
-    counted. With a mask the counts are 0-d tensors on the mask's device, so no host sync
-    (semantics §6).
+    than the number of kept (``mask != 0``) elements along ``DIM``, that is the kept elements
+    less the rows that hold one. ``bytes`` counts the x and scale elements loaded where the mask
+    keeps them plus the output written; mask reads are not counted. With a mask the counts are
+    0-d tensors on the mask's device, so no host sync (semantics §6), and the temporaries stay
+    under the mask's storage (narrow-and-rescale, then counted in slabs).
     """
     x, y = args["X"], args["Y"]
     dim = args["DIM"] % x.ndim
     if args["HAS_MASK"]:
         mask = args["Mask"]
         mask_small, mask_reps = _narrow_broadcast(mask)
-        kept = mask_small != 0
-        loads = kept.sum() * math.prod(mask_reps)
-        kept_per_row = kept.sum(dim=dim) * _repeats(mask_reps, dim)
-        adds = (kept_per_row - 1).clamp(min=0).sum() * (math.prod(mask_reps) // _repeats(mask_reps, dim))
+        mask_bytes = mask_small.numel() * mask_small.element_size()
+        limit = min(max(MIN_SLAB_ELEMENTS, mask_bytes // SLAB_DIVISOR), MAX_SLAB_ELEMENTS)
+        kept, kept_rows = _count_kept(mask_small, dim, limit)
+        loads = kept * math.prod(mask_reps)
+        # sum over rows of max(kept in row - 1, 0), a narrowed row standing for
+        # prod(reps) / reps[dim] rows of reps[dim] times its kept elements each.
+        adds = loads - kept_rows * (math.prod(mask_reps) // _repeats(mask_reps, dim))
     else:
         loads = x.numel()
         adds = y.numel() * max(x.shape[dim] - 1, 0)

@@ -3,9 +3,29 @@
 Mask and scale may be broadcast (stride 0) views of tensors much smaller than ``x``: the wrapper
 expands them without copying and the kernel loads each distinct value once per tile instead of
 once per element.
+
+How the work is laid out (``_plan``), from the shapes and strides alone:
+
+- o, i, k name the outer kept dim, the kept dim a tile spans and the reduced dim. A program sums
+  [BLOCK_I, BLOCK_K] tiles of one o along k, UNROLL tiles a loop step (their loads are
+  independent, so they are in flight together); the tile's long side runs along x's contiguous
+  dim.
+- When k is x's contiguous dim ("row" tiles) and the mask repeats along a kept dim (stride 0),
+  the tile spans that dim, so one load of a mask row serves BLOCK_I rows of x.
+- When k is not contiguous, a tile is one reduced row of ONE_ROW_COLUMNS columns, short or long k
+  alike: x, mask and scale then share one register layout.
+- When there are too few programs to fill the GPU, k is split across programs (``splits``): each
+  writes an fp32 partial sum and a second kernel adds the partials in a fixed order.
+- Mask and scale values constant along k are loaded once per program; a mask that varies along
+  k is loaded one tile ahead of x. Where the mask is constant along x's contiguous dim, x is
+  loaded only where the mask keeps it (whole vectors are kept or dropped, so dropped rows of x
+  are never read).
 """
 
 from __future__ import annotations
+
+import functools
+from typing import NamedTuple
 
 import torch
 import triton
@@ -27,35 +47,70 @@ MASK_DTYPES = (
 )
 SCALE_DTYPES = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
 
-# Tile shapes measured on an H200 (benchmarks/reduce_bench.py). When x is contiguous along the
-# reduced dim, many small programs of one 2048-element row each keep HBM busiest.
+# Tile shapes measured on an H200 (benchmarks/tile_sweep.py, docs/kernel-benchmarks.md).
+# A loop step sums UNROLL tiles whose loads are independent: they are in flight together, which
+# is what a streaming kernel needs, while each tile keeps few elements per thread.
+# Row tiles (k contiguous): ROW_ROWS rows of ROW_TILE // ROW_ROWS elements.
 ROW_TILE = 2048
-# Otherwise, while the reduced dim is at most ONE_ROW_MAX_K long and there are programs enough
-# to fill the GPU, a program sums ONE_ROW_COLUMNS contiguous columns one reduced row at a time:
-# x, mask and scale then share one register layout (a 2-D tile gives a 1-byte mask and 2-byte x
-# different vector widths, and the layout conversion cost up to 5x: benchmarks/tile_sweep.py).
+ROW_ROWS = 1
+ROW_WARPS = 4
+ROW_UNROLL = 2
+# Row tiles when the mask repeats along a kept dim: REUSE_ROWS rows share each mask load.
+REUSE_ROWS = 4
+REUSE_TILE = 8192
+REUSE_WARPS = 8
+REUSE_UNROLL = 1
+# Column tiles (k not contiguous): a program sums ONE_ROW_COLUMNS contiguous columns, one
+# reduced row a tile: x, mask and scale then share one register layout (a 2-D tile gives a
+# 1-byte mask and 2-byte x different vector widths, and converting between them cost up to 5x:
+# benchmarks/tile_sweep.py). A reduced dim longer than SHORT_K takes LONG_COLUMNS-wide tiles,
+# LONG_UNROLL a step, and is split across programs when they are too few.
 ONE_ROW_COLUMNS = 1024
-ONE_ROW_MAX_K = 256
-ONE_ROW_MIN_PROGRAMS = 1024
-# Else INNER_BLOCK contiguous columns over strided rows, 128 x 128 when the reduced dim is long;
-# a short one widens the columns (up to MAX_COLUMNS) to keep tiles full.
+ONE_ROW_WARPS = 4
+ONE_ROW_UNROLL = 1
+SHORT_K = 256
+LONG_COLUMNS = 2048
+LONG_WARPS = 8
+LONG_UNROLL = 4
+ONE_ROW_MAX_K = 2**62
+ONE_ROW_MIN_PROGRAMS = 0
+# Else (kept for the sweep) 2-D tiles of COLUMN_BLOCK_I columns over COLUMN_TILE // COLUMN_BLOCK_I
+# reduced rows.
+COLUMN_BLOCK_I = 128
 COLUMN_TILE = 16384
-INNER_BLOCK = 128
-MAX_COLUMNS = 1024
+COLUMN_WARPS = 8
+COLUMN_UNROLL = 1
+# Split the reduced dim across programs while there are fewer than SPLIT_MIN_PROGRAMS_PER_SM
+# programs per multiprocessor, up to SPLIT_TARGET_PROGRAMS_PER_SM, each split at least
+# SPLIT_MIN_STEPS loop steps long, and only for inputs of SPLIT_MIN_ELEMENTS or more (below that
+# the second launch costs more than it gains).
+SPLIT_MIN_PROGRAMS_PER_SM = 4
+SPLIT_TARGET_PROGRAMS_PER_SM = 8
+SPLIT_MIN_STEPS = 4
+SPLIT_MIN_ELEMENTS = 2**22
+# Multiprocessors assumed where there is no CUDA device (Triton's interpreter): an H200's.
+DEFAULT_SM_COUNT = 132
+FINALIZE_BLOCK = 1024
+# Load each tile's mask one tile ahead: always where x's loads wait for it (LOAD_ONLY_KEPT);
+# in column tiles for every mask that varies along k when PREFETCH_COLUMNS (measured faster or
+# equal there; in row tiles it was up to 2x slower).
+PREFETCH_COLUMNS = True
+PREFETCH_ROWS = False
 
 
 @triton.jit
-def _load_operand(ptr, o, i, k, i_ok, k_ok, stride_o, stride_i, stride_k,
+def _load_operand(ptr, o, i, k, i_ok, k_ok, live, stride_o, stride_i, stride_k,
                   BROADCAST_O: tl.constexpr, BROADCAST_I: tl.constexpr, BROADCAST_K: tl.constexpr):
     """Load the mask or scale values that go with x's [BLOCK_I, BLOCK_K] tile. A broadcast dim
     adds no offset term and keeps size 1 in the result, so each distinct value is loaded once
-    (semantics §0 rule 1); the result broadcasts against x's tile."""
+    (semantics §0 rule 1); the result broadcasts against x's tile. ``live``: the program has
+    any k to sum, a [1] block (guards the loads that ignore ``k_ok``)."""
     if not BROADCAST_O:
         ptr += o * stride_o
     if BROADCAST_I and BROADCAST_K:
-        tile = tl.load(ptr + tl.zeros((1, 1), dtype=tl.int32))
+        tile = tl.load(ptr + tl.zeros((1, 1), dtype=tl.int32), mask=live[:, None])
     elif BROADCAST_K:
-        tile = tl.load(ptr + i * stride_i, mask=i_ok)[:, None]
+        tile = tl.load(ptr + i * stride_i, mask=i_ok & live)[:, None]
     elif BROADCAST_I:
         tile = tl.load(ptr + k * stride_k, mask=k_ok)[None, :]
     else:
@@ -65,8 +120,8 @@ def _load_operand(ptr, o, i, k, i_ok, k_ok, stride_o, stride_i, stride_k,
 
 @triton.jit(launch_metadata=reduce_launch_metadata)
 def _reduce_kernel(
-    X, Mask, Scale, Y, DIM,
-    size_o, size_i, size_k,
+    X, Mask, Scale, Y, Partial, DIM,
+    size_o, size_i, size_k, k_per_split,
     stride_xo, stride_xi, stride_xk,
     stride_mo, stride_mi, stride_mk,
     stride_so, stride_si, stride_sk,
@@ -74,13 +129,17 @@ def _reduce_kernel(
     HAS_MASK: tl.constexpr, HAS_SCALE: tl.constexpr, LOAD_ONLY_KEPT: tl.constexpr,
     BROADCAST_MO: tl.constexpr, BROADCAST_MI: tl.constexpr, BROADCAST_MK: tl.constexpr,
     BROADCAST_SO: tl.constexpr, BROADCAST_SI: tl.constexpr, BROADCAST_SK: tl.constexpr,
-    BLOCK_I: tl.constexpr, BLOCK_K: tl.constexpr,
+    PREFETCH_MASK: tl.constexpr, BLOCK_I: tl.constexpr, BLOCK_K: tl.constexpr, UNROLL: tl.constexpr,
+    SPLIT: tl.constexpr,
 ):
     """Y[o, i] = sum over k of X[o, i, k] * Scale[o, i, k] where Mask[o, i, k] != 0.
 
-    o, i, k name the outer kept dim, the inner kept dim and the reduced dim; each program sums
-    BLOCK_I outputs of one o. ``DIM`` is the reduced dim in the tensors' own order: the kernel
-    never reads it, the launch-metadata hook does (with ``Mask``, which keeps that order too).
+    Program (p, s) sums BLOCK_I outputs of one o over the s-th k_per_split-long stretch of k,
+    BLOCK_K * UNROLL of k a loop step.
+    With SPLIT it writes fp32 partial sums to Partial[s, o, i] (contiguous) for
+    ``_finalize_kernel``; without, it writes Y. ``DIM`` is the reduced dim in the tensors' own
+    order: the kernel never reads it, the launch-metadata hook does (with ``Mask``, which keeps
+    that order too, and ``Y``, the real output).
     LOAD_ONLY_KEPT: x is read only where the mask keeps it. Set when the mask is constant along
     x's contiguous axis, where it keeps or drops whole vector loads; a mask that varies along
     that axis would split them into scalar loads, so x is then read whole (its memory sectors
@@ -91,53 +150,163 @@ def _reduce_kernel(
     o = (pid // i_blocks).to(tl.int64)
     i = (pid % i_blocks).to(tl.int64) * BLOCK_I + tl.arange(0, BLOCK_I)
     i_ok = i < size_i
+    k_lo = tl.program_id(1).to(tl.int64) * k_per_split
+    k_hi = tl.minimum(k_lo + k_per_split, size_k)
+    live = (k_lo + tl.zeros((1,), dtype=tl.int64)) < k_hi  # a block: the interpreter rejects a scalar mask
+    k = k_lo + tl.arange(0, BLOCK_K).to(tl.int64)
+    # Values constant along k: one load per program. With PREFETCH_MASK (x's loads wait for the
+    # mask), each tile's mask is loaded one tile ahead (mask_next).
+    if HAS_MASK and (BROADCAST_MK or PREFETCH_MASK):
+        mask_next = _load_operand(Mask, o, i, k, i_ok, k < k_hi, live, stride_mo, stride_mi, stride_mk,
+                                  BROADCAST_MO, BROADCAST_MI, BROADCAST_MK)
+    if HAS_SCALE and BROADCAST_SK:
+        scale_fixed = _load_operand(Scale, o, i, k, i_ok, k < k_hi, live, stride_so, stride_si, stride_sk,
+                                    BROADCAST_SO, BROADCAST_SI, BROADCAST_SK).to(tl.float32)
     acc = tl.zeros((BLOCK_I, BLOCK_K), dtype=tl.float32)
-    for k_start in range(0, size_k, BLOCK_K):
-        k = k_start + tl.arange(0, BLOCK_K).to(tl.int64)
-        k_ok = k < size_k
-        in_bounds = i_ok[:, None] & k_ok[None, :]
-        keep = in_bounds
-        if HAS_MASK:
-            mask = _load_operand(Mask, o, i, k, i_ok, k_ok, stride_mo, stride_mi, stride_mk,
-                                 BROADCAST_MO, BROADCAST_MI, BROADCAST_MK)
-            keep = in_bounds & (mask != 0)
-        x_offsets = o * stride_xo + i[:, None] * stride_xi + k[None, :] * stride_xk
-        x = tl.load(X + x_offsets, mask=keep if LOAD_ONLY_KEPT else in_bounds, other=0.0).to(tl.float32)
-        if HAS_SCALE:
-            scale = _load_operand(Scale, o, i, k, i_ok, k_ok, stride_so, stride_si, stride_sk,
-                                  BROADCAST_SO, BROADCAST_SI, BROADCAST_SK)
-            x *= scale.to(tl.float32)
-        # Masked-out products are dropped, not added as 0 * value: an inf or NaN there must not leak.
-        acc += tl.where(keep, x, 0.0)
-    y_offsets = o * stride_yo + i * stride_yi
-    tl.store(Y + y_offsets, tl.sum(acc, axis=1).to(Y.dtype.element_ty), mask=i_ok)
+    # UNROLL tiles a step, unrolled: their loads are independent, so they are in flight together.
+    for k_step in range(k_lo, k_hi, BLOCK_K * UNROLL):
+        for u in tl.static_range(UNROLL):
+            k = k_step + u * BLOCK_K + tl.arange(0, BLOCK_K).to(tl.int64)
+            k_ok = k < k_hi
+            in_bounds = i_ok[:, None] & k_ok[None, :]
+            keep = in_bounds
+            if HAS_MASK:
+                if BROADCAST_MK:
+                    mask = mask_next
+                elif PREFETCH_MASK:
+                    mask = mask_next
+                    k_next = k + BLOCK_K
+                    mask_next = _load_operand(Mask, o, i, k_next, i_ok, k_next < k_hi, live,
+                                              stride_mo, stride_mi, stride_mk,
+                                              BROADCAST_MO, BROADCAST_MI, BROADCAST_MK)
+                else:
+                    mask = _load_operand(Mask, o, i, k, i_ok, k_ok, live, stride_mo, stride_mi, stride_mk,
+                                         BROADCAST_MO, BROADCAST_MI, BROADCAST_MK)
+                keep = in_bounds & (mask != 0)
+            x_offsets = o * stride_xo + i[:, None] * stride_xi + k[None, :] * stride_xk
+            x = tl.load(X + x_offsets, mask=keep if LOAD_ONLY_KEPT else in_bounds, other=0.0).to(tl.float32)
+            if HAS_SCALE:
+                if BROADCAST_SK:
+                    x *= scale_fixed
+                else:
+                    scale = _load_operand(Scale, o, i, k, i_ok, k_ok, live, stride_so, stride_si, stride_sk,
+                                          BROADCAST_SO, BROADCAST_SI, BROADCAST_SK)
+                    x *= scale.to(tl.float32)
+            # Masked-out products are dropped, not added as 0 * value: an inf or NaN there must not leak.
+            acc += tl.where(keep, x, 0.0)
+    total = tl.sum(acc, axis=1)
+    if SPLIT:
+        partial_offsets = (tl.program_id(1).to(tl.int64) * size_o + o) * size_i + i
+        tl.store(Partial + partial_offsets, total, mask=i_ok)
+    else:
+        tl.store(Y + o * stride_yo + i * stride_yi, total.to(Y.dtype.element_ty), mask=i_ok)
 
 
-def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool) -> tuple[int, int, int]:
-    """(BLOCK_I, BLOCK_K, num_warps): the tile's long side runs along x's contiguous axis, so
-    loads coalesce whether or not that axis is the reduced one."""
+@triton.jit
+def _finalize_kernel(Partial, Y, splits, size_o, size_i, stride_yo, stride_yi, BLOCK: tl.constexpr):
+    """Y[o, i] = sum over s of Partial[s, o, i], added in order of s (deterministic)."""
+    n = size_o * size_i
+    offsets = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    ok = offsets < n
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for s in range(0, splits):
+        acc += tl.load(Partial + s * n + offsets, mask=ok, other=0.0)
+    o = offsets // size_i
+    i = offsets % size_i
+    tl.store(Y + o * stride_yo + i * stride_yi, acc.to(Y.dtype.element_ty), mask=ok)
+
+
+class Plan(NamedTuple):
+    """How one reduce is laid out: x's dims for o and i, the tile, and the split of k."""
+
+    outer: int
+    inner: int
+    block_i: int
+    block_k: int
+    num_warps: int
+    unroll: int
+    splits: int
+    k_per_split: int
+
+
+@functools.lru_cache(maxsize=None)
+def _sm_count(device: torch.device) -> int:
+    if device.type != "cuda":
+        return DEFAULT_SM_COUNT
+    return torch.cuda.get_device_properties(device).multi_processor_count
+
+
+def _fast_dim(x: torch.Tensor) -> int:
+    """x's contiguous dim: the smallest stride among dims longer than one."""
+    return min(range(3), key=lambda d: (x.shape[d] == 1, x.stride(d)))
+
+
+def _roles(x: torch.Tensor, dim: int, mask: torch.Tensor | None = None) -> tuple[tuple[int, int, int], int]:
+    """((outer, inner, reduced) dims of x, x's contiguous dim). k is the reduced dim; i is the
+    kept dim the tile spans: the contiguous one unless x is contiguous along k. Then it is a
+    kept dim along which the mask repeats (so its loads are shared by the tile's rows), else
+    the larger kept dim, which fills the tile best."""
+    kept_dims = [d for d in range(3) if d != dim]
+    fast_dim = _fast_dim(x)
+    if fast_dim != dim:
+        inner = fast_dim
+    else:
+        repeated = [] if mask is None else [d for d in kept_dims if mask.stride(d) == 0 and x.shape[d] > 1]
+        inner = max(repeated or kept_dims, key=lambda d: x.shape[d])
+    outer = kept_dims[0] if kept_dims[1] == inner else kept_dims[1]
+    return (outer, inner, dim), fast_dim
+
+
+class Tile(NamedTuple):
+    block_i: int
+    block_k: int
+    num_warps: int
+    unroll: int
+
+
+def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool,
+                mask_repeats_along_i: bool = False) -> Tile:
+    """(BLOCK_I, BLOCK_K, num_warps, UNROLL): the tile's long side runs along x's contiguous
+    axis, so loads coalesce whether or not that axis is the reduced one."""
     programs_one_row = size_o * triton.cdiv(size_i, ONE_ROW_COLUMNS)
     size_i, size_k = triton.next_power_of_2(max(size_i, 1)), triton.next_power_of_2(max(size_k, 1))
     if reduced_is_fast:
-        block_k = min(size_k, ROW_TILE)
-        return min(size_i, ROW_TILE // block_k), block_k, 4
+        if mask_repeats_along_i:
+            block_i = min(size_i, REUSE_ROWS)
+            return Tile(block_i, min(size_k, REUSE_TILE // block_i), REUSE_WARPS, REUSE_UNROLL)
+        block_k = min(size_k, ROW_TILE // min(ROW_ROWS, size_i))
+        return Tile(min(size_i, ROW_TILE // block_k), block_k, ROW_WARPS, ROW_UNROLL)
     if size_k <= ONE_ROW_MAX_K and programs_one_row >= ONE_ROW_MIN_PROGRAMS:
-        return min(size_i, ONE_ROW_COLUMNS), 1, 4
-    block_k = min(size_k, COLUMN_TILE // INNER_BLOCK)
-    block_i = min(size_i, COLUMN_TILE // block_k, MAX_COLUMNS)
-    # 8 warps pay off only on full tiles; on a reduced dim of 4 they were 3x slower than 4.
-    return block_i, block_k, 8 if block_i * block_k >= COLUMN_TILE else 4
+        if size_k > SHORT_K:
+            return Tile(min(size_i, LONG_COLUMNS), 1, LONG_WARPS, LONG_UNROLL)
+        return Tile(min(size_i, ONE_ROW_COLUMNS), 1, ONE_ROW_WARPS, min(ONE_ROW_UNROLL, size_k))
+    block_i = min(size_i, COLUMN_BLOCK_I)
+    block_k = min(size_k, max(1, COLUMN_TILE // block_i))
+    # More warps pay off only on full tiles; on a reduced dim of 4 they were 3x slower than 4.
+    return Tile(block_i, block_k, COLUMN_WARPS if block_i * block_k >= COLUMN_TILE else 4, COLUMN_UNROLL)
 
 
-def _roles(x: torch.Tensor, dim: int) -> tuple[tuple[int, int, int], int]:
-    """((outer, inner, reduced) dims of x, x's contiguous dim). k is the reduced dim; i is the
-    kept dim the tile spans, the contiguous one unless x is contiguous along k, in which case
-    the larger kept dim fills the tile best."""
-    kept_dims = [d for d in range(3) if d != dim]
-    fast_dim = min(range(3), key=lambda d: (x.shape[d] == 1, x.stride(d)))
-    inner = fast_dim if fast_dim != dim else max(kept_dims, key=lambda d: x.shape[d])
-    outer = kept_dims[0] if kept_dims[1] == inner else kept_dims[1]
-    return (outer, inner, dim), fast_dim
+def _splits(programs: int, size_k: int, step: int, elements: int, sm_count: int) -> tuple[int, int]:
+    """(splits, k_per_split): cut k into stretches of whole loop steps (``step`` long) while
+    there are too few programs to keep every multiprocessor busy."""
+    if elements < SPLIT_MIN_ELEMENTS or programs >= SPLIT_MIN_PROGRAMS_PER_SM * sm_count:
+        return 1, max(size_k, 1)
+    splits = min(triton.cdiv(SPLIT_TARGET_PROGRAMS_PER_SM * sm_count, programs), size_k // (step * SPLIT_MIN_STEPS))
+    if splits <= 1:
+        return 1, max(size_k, 1)
+    k_per_split = triton.cdiv(triton.cdiv(size_k, splits), step) * step
+    return triton.cdiv(size_k, k_per_split), k_per_split
+
+
+def _plan(x: torch.Tensor, dim: int, mask: torch.Tensor | None) -> Plan:
+    """The layout of one reduce, from shapes and strides alone."""
+    (outer, inner, _), fast_dim = _roles(x, dim, mask)
+    size_o, size_i, size_k = x.shape[outer], x.shape[inner], x.shape[dim]
+    repeats = mask is not None and mask.stride(inner) == 0 and size_i > 1
+    tile = _tile_shape(size_o, size_i, size_k, fast_dim == dim, repeats)
+    programs = size_o * triton.cdiv(size_i, tile.block_i)
+    splits, k_per_split = _splits(programs, size_k, tile.block_k * tile.unroll, x.numel(), _sm_count(x.device))
+    return Plan(outer, inner, tile.block_i, tile.block_k, tile.num_warps, tile.unroll, splits, k_per_split)
 
 
 def _expand_operand(name: str, operand: torch.Tensor, x: torch.Tensor, dtypes, kind: str) -> torch.Tensor:
@@ -154,8 +323,10 @@ def _expand_operand(name: str, operand: torch.Tensor, x: torch.Tensor, dtypes, k
         ) from None
 
 
-def _broadcast_flags(operand: torch.Tensor, dims) -> tuple[bool, ...]:
+def _broadcast_flags(operand: torch.Tensor | None, dims) -> tuple[bool, ...]:
     """Per dim in ``dims``: True where the operand repeats one value (stride 0)."""
+    if operand is None:
+        return (False,) * len(dims)
     return tuple(operand.stride(d) == 0 for d in dims)
 
 
@@ -192,27 +363,36 @@ def reduce(x, dim, mask=None, scale=None, *, out=None, out_dtype=None):
         # Several outputs would share one memory location (semantics §1.3).
         raise ValueError("out must not be a broadcast (stride-0) view")
     has_mask, has_scale = mask is not None, scale is not None
-    mask = _expand_operand("mask", mask, x, MASK_DTYPES, "bool or an integer dtype") if has_mask else x
-    scale = _expand_operand("scale", scale, x, SCALE_DTYPES, "a floating-point dtype") if has_scale else x
+    mask = _expand_operand("mask", mask, x, MASK_DTYPES, "bool or an integer dtype") if has_mask else None
+    scale = _expand_operand("scale", scale, x, SCALE_DTYPES, "a floating-point dtype") if has_scale else None
     if out.numel() == 0:
         return out
 
-    roles, fast_dim = _roles(x, dim)
-    outer, inner, _ = roles
-    block_i, block_k, num_warps = _tile_shape(*(x.shape[d] for d in roles), fast_dim == dim)
+    plan = _plan(x, dim, mask)
+    roles = (plan.outer, plan.inner, dim)
+    size_o, size_i, size_k = (x.shape[d] for d in roles)
     mask_broadcast = _broadcast_flags(mask, roles)
     scale_broadcast = _broadcast_flags(scale, roles)
-    grid = (x.shape[outer] * triton.cdiv(x.shape[inner], block_i),)
-    _reduce_kernel[grid](
-        x, mask, scale, out, dim,
-        *(x.shape[d] for d in roles),
+    split = plan.splits > 1
+    load_only_kept = has_mask and mask.stride(_fast_dim(x)) == 0
+    partial = torch.empty((plan.splits, size_o, size_i), dtype=torch.float32, device=x.device) if split else out
+    out_o, out_i = out.stride(kept_dims.index(plan.outer)), out.stride(kept_dims.index(plan.inner))
+    _reduce_kernel[(size_o * triton.cdiv(size_i, plan.block_i), plan.splits)](
+        x, mask if has_mask else x, scale if has_scale else x, out, partial, dim,
+        size_o, size_i, size_k, plan.k_per_split,
         *(x.stride(d) for d in roles),
-        *(mask.stride(d) for d in roles),
-        *(scale.stride(d) for d in roles),
-        out.stride(kept_dims.index(outer)), out.stride(kept_dims.index(inner)),
-        HAS_MASK=has_mask, HAS_SCALE=has_scale, LOAD_ONLY_KEPT=not has_mask or mask.stride(fast_dim) == 0,
+        *((mask.stride(d) for d in roles) if has_mask else (0, 0, 0)),
+        *((scale.stride(d) for d in roles) if has_scale else (0, 0, 0)),
+        out_o, out_i,
+        HAS_MASK=has_mask, HAS_SCALE=has_scale,
+        LOAD_ONLY_KEPT=load_only_kept, PREFETCH_MASK=load_only_kept or (PREFETCH_COLUMNS if _fast_dim(x) != dim else PREFETCH_ROWS),
         BROADCAST_MO=mask_broadcast[0], BROADCAST_MI=mask_broadcast[1], BROADCAST_MK=mask_broadcast[2],
         BROADCAST_SO=scale_broadcast[0], BROADCAST_SI=scale_broadcast[1], BROADCAST_SK=scale_broadcast[2],
-        BLOCK_I=block_i, BLOCK_K=block_k, num_warps=num_warps,
+        BLOCK_I=plan.block_i, BLOCK_K=plan.block_k, UNROLL=plan.unroll, SPLIT=split,
+        num_warps=plan.num_warps,
     )
+    if split:
+        _finalize_kernel[(triton.cdiv(size_o * size_i, FINALIZE_BLOCK),)](
+            partial, out, plan.splits, size_o, size_i, out_o, out_i, BLOCK=FINALIZE_BLOCK, num_warps=4,
+        )
     return out

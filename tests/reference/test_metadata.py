@@ -4,6 +4,7 @@ follows the mask's storage instead of its logical size.
 Triton's interpreter never calls launch_metadata (semantics §6), so the hook is called directly.
 """
 
+import math
 from types import SimpleNamespace
 
 import pytest
@@ -11,8 +12,8 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stridelint.reference.measure import compare_hooks
-from stridelint.reference.metadata import _narrow_broadcast, _repeats, reduce_launch_metadata
+from stridelint.reference.measure import compare_hooks, peak_memory
+from stridelint.reference.metadata import _count_kept, _narrow_broadcast, _repeats, reduce_launch_metadata
 
 KERNEL = SimpleNamespace(name="_reduce_kernel")
 
@@ -146,8 +147,8 @@ def test_shipped_hook_memory_follows_mask_storage(mask_dtype):
     assert report["naive"]["peak_bytes"] > 10 * 2**20
 
 
-def test_the_shipped_hook_is_exactly_the_fix_of_the_naive_hook():
-    """The validated target: `stridelint fix` turns the naive hook into the shipped one."""
+def _fixed_naive_hook():
+    """`stridelint fix` applied to the naive hook of fixes/SL101, loaded as a module."""
     from pathlib import Path
 
     from stridelint.config import Config
@@ -156,8 +157,83 @@ def test_the_shipped_hook_is_exactly_the_fix_of_the_naive_hook():
 
     root = Path(__file__).resolve().parents[2]
     naive = (root / "fixes" / "SL101" / "reference_hook.before.py").read_text(encoding="utf-8")
-    shipped = (root / "stridelint" / "reference" / "metadata.py").read_text(encoding="utf-8")
     bundled = (root / "stridelint" / "reference" / "naive_metadata.py.txt").read_text("utf-8")
-    fixed = fix_text(decode(naive.encode()), Config(root=root, source=None), None, unsafe=False)
-    assert fixed.text == shipped
     assert bundled == naive  # what `stridelint demo` lints
+    fixed = fix_text(decode(naive.encode()), Config(root=root, source=None), None, unsafe=False)
+    assert fixed.text != naive
+    namespace = {"__name__": "fixed_reference_hook"}
+    exec(compile(fixed.text, "reference_hook.fixed.py", "exec"), namespace)
+    return namespace["reduce_launch_metadata"], root
+
+
+@pytest.mark.parametrize("dim", range(3))
+@pytest.mark.parametrize(
+    "base_shape", [(6, 4, 1), (6, 1, 5), (1, 4, 5), (6, 4, 5), (1, 1, 1)], ids=lambda s: "x".join(map(str, s))
+)
+def test_the_linter_fix_of_the_naive_hook_gives_the_shipped_numbers(base_shape, dim):
+    """The validated target: `stridelint fix` turns the naive hook into one that reports what
+    the shipped hook reports (the shipped one also counts in slabs, to stay under the mask's
+    storage), and the shipped hook is clean under `stridelint check`."""
+    fixed_hook, root = _fixed_naive_hook()
+    mask = torch.randint(0, 3, base_shape, generator=torch.Generator().manual_seed(dim)).to(torch.int32)
+    args = hook_args(mask.expand(6, 4, 5), dim, torch.float32)
+    assert_same_metadata(reduce_launch_metadata((1,), KERNEL, args), fixed_hook((1,), KERNEL, args))
+
+
+def test_the_shipped_hook_has_no_findings():
+    from pathlib import Path
+
+    from stridelint.config import Config
+    from stridelint.engine import fix_text
+    from stridelint.source import decode
+
+    root = Path(__file__).resolve().parents[2]
+    shipped = (root / "stridelint" / "reference" / "metadata.py").read_text(encoding="utf-8")
+    fixed = fix_text(decode(shipped.encode()), Config(root=root, source=None), None, unsafe=True)
+    assert fixed.text == shipped
+
+
+# (stored shape, logical shape, dim): broadcast over N, over M, over B, a single long row (counted
+# in pieces), and a dense mask.
+STORAGE_CASES = [
+    ((65536, 4, 1), (65536, 4, 8192), 2),
+    ((65536, 4, 1), (65536, 4, 8192), 0),
+    ((256, 1, 8192), (256, 4, 8192), 2),
+    ((256, 1, 8192), (256, 4, 8192), 1),
+    ((1, 32, 8192), (512, 32, 8192), 2),
+    ((1, 1, 2**20), (3, 4, 2**20), 2),
+    ((64, 64, 64), (64, 64, 64), 1),
+]
+
+
+@pytest.mark.parametrize("mask_dtype", [torch.bool, torch.int32])
+@pytest.mark.parametrize(("stored_shape", "shape", "dim"), STORAGE_CASES)
+def test_shipped_hook_peak_stays_within_the_mask_storage(stored_shape, shape, dim, mask_dtype):
+    """Issue target: the hook's temporaries peak within 1.5x the mask's storage (the CPU
+    profiler's allocator events, semantics §1.5; sizes, not timings). Before slab counting,
+    the (65536, 4, 8192) bool mask broadcast over N cost 25x."""
+    stored = torch.randint(0, 3, stored_shape, generator=torch.Generator().manual_seed(0)).to(mask_dtype)
+    mask = stored.expand(shape)
+    # X and Y are only measured: zero-copy placeholders of their shapes.
+    x = torch.empty((), dtype=torch.float16).expand(shape)
+    y = torch.empty((), dtype=torch.float16).expand([n for d, n in enumerate(shape) if d != dim])
+    args = {"X": x, "Y": y, "Mask": mask, "Scale": x, "DIM": dim, "HAS_MASK": True, "HAS_SCALE": False}
+    metadata, peak = peak_memory(lambda: reduce_launch_metadata((1,), KERNEL, args), "cpu")
+    storage = stored.untyped_storage().nbytes()
+    assert storage >= 2**18
+    assert peak <= 1.5 * storage, (peak, storage)
+    kept = stored != 0
+    reps = [n // s for n, s in zip(shape, stored_shape)]
+    loads = int(kept.sum()) * math.prod(reps)
+    rows = int(kept.any(dim).sum()) * math.prod(r for d, r in enumerate(reps) if d != dim)
+    assert int(metadata["flops32"]) == loads - rows
+    assert int(metadata["bytes"]) == loads * 2 + y.numel() * 2
+
+
+@pytest.mark.parametrize("limit", [1, 3, 7, 1000])
+def test_slab_counting_matches_whole_counting(limit):
+    mask = torch.randint(0, 2, (5, 3, 7), generator=torch.Generator().manual_seed(limit)).permute(2, 0, 1)
+    for dim in range(3):
+        kept, kept_rows = _count_kept(mask, dim, limit)
+        assert int(kept) == int((mask != 0).sum())
+        assert int(kept_rows) == int((mask != 0).any(dim).sum())

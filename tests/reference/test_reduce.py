@@ -214,7 +214,8 @@ REDUCE_MODULE = importlib.import_module("stridelint.reference.reduce")  # not th
 
 @pytest.fixture
 def one_row_tiles(monkeypatch):
-    """Tiny shapes take the one-reduced-row tile that only large grids choose by default."""
+    """Non-contiguous reduced dims take the one-reduced-row tile whatever the grid (the default
+    now; kept so a later threshold cannot silently take tiny shapes off this path)."""
     monkeypatch.setattr(REDUCE_MODULE, "ONE_ROW_MIN_PROGRAMS", 1)
 
 
@@ -226,23 +227,103 @@ def test_random_cases_match_torch_with_one_row_tiles(one_row_tiles, case):
     assert_matches_reference(*case)
 
 
+@pytest.fixture(params=["one_row_unrolled", "two_d"])
+def split_tiles(request, monkeypatch):
+    """Tiny shapes take every path large ones do: short tiles along k, unrolled loop steps, the
+    reduced dim split across programs (fp32 partials, then the finalize kernel), rows sharing a
+    mask load, one-row or 2-D column tiles."""
+    overrides = {
+        "SPLIT_MIN_ELEMENTS": 0, "SPLIT_MIN_PROGRAMS_PER_SM": 10**9, "SPLIT_TARGET_PROGRAMS_PER_SM": 10**9,
+        "SPLIT_MIN_STEPS": 1, "ROW_TILE": 4, "ROW_ROWS": 2, "REUSE_ROWS": 2, "REUSE_TILE": 4,
+    }
+    if request.param == "two_d":
+        overrides.update({"COLUMN_BLOCK_I": 2, "COLUMN_TILE": 4, "ONE_ROW_MAX_K": 0})
+    else:
+        overrides.update({"ONE_ROW_COLUMNS": 2, "ONE_ROW_UNROLL": 2, "ROW_UNROLL": 2, "REUSE_UNROLL": 3,
+                          "SHORT_K": 3, "LONG_COLUMNS": 4, "LONG_UNROLL": 2})
+    for name, value in overrides.items():
+        monkeypatch.setattr(REDUCE_MODULE, name, value)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(reduce_cases())
+def test_random_cases_match_torch_with_split_reduced_dim(split_tiles, case):
+    x, dim = case[0], case[1] % 3
+    plan = REDUCE_MODULE._plan(x, dim, None)
+    assert (plan.splits > 1) == (x.shape[dim] >= 2 * plan.block_k * plan.unroll)
+    assert_matches_reference(*case)
+
+
+@pytest.mark.parametrize("dim", range(3))
+@pytest.mark.parametrize("mask_dtype", [torch.bool, torch.int32])
+def test_split_reduced_dim_with_masks_broadcast_every_way(split_tiles, mask_dtype, dim):
+    x = make_x((3, 6, 7), torch.float16)
+    for broadcast_dims in BROADCAST_SUBSETS:
+        mask = make_mask(broadcast_base_shape(x.shape, broadcast_dims), mask_dtype)
+        assert_matches_reference(x, dim, mask.expand(x.shape), make_scale((3, 6, 1)))
+
+
+def test_split_reduced_dim_writes_non_contiguous_out(split_tiles):
+    x = make_x((3, 5, 8))
+    out = torch.zeros(3, 5, device=DEVICE).t().contiguous().t()
+    reduce(x, 2, make_mask((3, 1, 8)), out=out)
+    torch.testing.assert_close(out, reference_reduce(x, 2, make_mask((3, 1, 8))))
+
+
+def meta_plan(shape, dim, mask_shape=None):
+    mask = None if mask_shape is None else torch.empty(mask_shape, device="meta").expand(shape)
+    return REDUCE_MODULE._plan(torch.empty(shape, device="meta"), dim, mask)
+
+
 @pytest.mark.parametrize(
     ("shape", "dim", "one_row"),
     [
         ((8192, 4, 8192), 1, True),  # the benchmark's short reduced dims
         ((4, 8192, 8192), 0, True),
         ((128, 256, 8192), 1, True),
-        ((32, 1024, 8192), 1, False),  # long reduced dim: 2-D tiles give more programs
-        ((4, 256, 8192), 1, False),  # too few programs to fill the GPU
+        ((32, 1024, 8192), 1, True),  # long reduced dims too: split, not 2-D tiles
+        ((4, 256, 8192), 1, True),
         ((8192, 8192, 4), 2, False),  # reduced dim contiguous: row tiles
     ],
 )
 def test_tile_choice(shape, dim, one_row):
     roles, fast_dim = REDUCE_MODULE._roles(torch.empty(shape, device="meta"), dim)
     sizes = (shape[d] for d in roles)
-    block_i, block_k, _ = REDUCE_MODULE._tile_shape(*sizes, dim == fast_dim)
-    assert (block_k == 1) == one_row
-    assert block_i * block_k <= REDUCE_MODULE.COLUMN_TILE
+    tile = REDUCE_MODULE._tile_shape(*sizes, dim == fast_dim)
+    assert (tile.block_k == 1) == one_row
+    assert tile.block_i * tile.block_k <= max(REDUCE_MODULE.ROW_TILE, REDUCE_MODULE.REUSE_TILE,
+                                              REDUCE_MODULE.ONE_ROW_COLUMNS)
+
+
+@pytest.mark.parametrize(
+    ("shape", "dim", "split"),
+    [
+        ((4, 8192, 8192), 1, True),  # 4 x 8192 outputs over 8192 rows: too few tiles alone
+        ((8192, 4, 8192), 0, True),
+        ((65536, 4, 8192), 0, True),
+        ((8192, 4, 8192), 1, False),  # one-row tiles, 32768 programs
+        ((8192, 4, 8192), 2, False),  # row tiles, 32768 programs
+        ((4, 64, 8192), 1, False),  # too small to pay for a second launch
+    ],
+)
+def test_long_reduced_dims_are_split_when_the_output_is_small(shape, dim, split):
+    plan = meta_plan(shape, dim)
+    assert (plan.splits > 1) == split
+    programs = shape[plan.outer] * -(-shape[plan.inner] // plan.block_i) * plan.splits
+    if split:
+        assert programs >= REDUCE_MODULE.SPLIT_MIN_PROGRAMS_PER_SM * REDUCE_MODULE.DEFAULT_SM_COUNT
+        assert plan.k_per_split % (plan.block_k * plan.unroll) == 0
+        assert (plan.splits - 1) * plan.k_per_split < shape[dim] <= plan.splits * plan.k_per_split
+
+
+@pytest.mark.parametrize("shape", [(8192, 4, 8192), (4, 8192, 8192)])
+def test_row_tiles_span_the_dim_a_mask_repeats_along(shape):
+    """A mask (B, 1, N) summed over N: the tile's rows run along M, so each mask load serves
+    REUSE_ROWS rows of x; without a repeating mask, the larger kept dim."""
+    plan = meta_plan(shape, 2, (shape[0], 1, shape[2]))
+    assert plan.inner == 1 and plan.block_i == REDUCE_MODULE.REUSE_ROWS
+    assert meta_plan(shape, 2).inner == (0 if shape[0] > shape[1] else 1)
+    assert meta_plan(shape, 2, (shape[0], shape[1], 1)).block_i == REDUCE_MODULE.ROW_ROWS
 
 
 @pytest.mark.parametrize(
@@ -313,6 +394,7 @@ def test_launch_metadata_hook_runs_on_launch():
         seen.append(metadata.get())
 
     x, mask, scale = make_x((16, 4, 256), torch.float16), make_mask((16, 4, 1)), make_scale((256,))
+    assert REDUCE_MODULE._plan(x, 2, mask.expand(x.shape)).splits == 1  # one launch
     enter_hooks.add(record)
     try:
         out = reduce(x, 2, mask, scale)
@@ -328,3 +410,20 @@ def test_launch_metadata_hook_runs_on_launch():
     assert seen[0]["name"] == expected["name"]
     assert int(seen[0]["flops32"]) == int(expected["flops32"])
     assert int(seen[0]["bytes"]) == int(expected["bytes"])
+
+
+@pytest.mark.gpu
+@gpu
+@pytest.mark.parametrize("mask_kind", ["none", "dense", "bcast_n", "bcast_m"])
+@pytest.mark.parametrize(("shape", "dim"), [((4, 2048, 1024), 1), ((2048, 4, 1024), 0), ((2048, 4, 1024), 2)])
+def test_compiled_kernel_split_and_shared_mask_rows(shape, dim, mask_kind):
+    """Shapes large enough for the split reduced dim (dims 0 and 1) and for row tiles sharing
+    a mask row (dim 2, mask broadcast over M), checked against PyTorch."""
+    batch, rows, cols = shape
+    mask_shape = {"none": None, "dense": shape, "bcast_n": (batch, rows, 1), "bcast_m": (batch, 1, cols)}[mask_kind]
+    mask = None if mask_shape is None else make_mask(mask_shape, torch.bool)
+    x = make_x(shape, torch.float16)
+    plan = REDUCE_MODULE._plan(x, dim, None if mask is None else mask.expand(shape))
+    assert (plan.splits > 1) == (dim != 2)
+    assert_matches_reference(x, dim, mask, make_scale((batch, rows, 1)))
+    assert_matches_reference(x.float(), dim, mask, make_scale((batch, rows, 1)), out_dtype=torch.bfloat16)
