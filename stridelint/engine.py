@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from stridelint.cache import CACHE_DIR_NAME, ResultCache
-from stridelint.findings import Edit, FileReport, Finding, Fix, Position
+from stridelint.findings import Edit, FileReport, Finding, Fix
 from stridelint.prefilter import may_have_findings
 from stridelint.source import SourceError, SourceText, apply_edits, decode
-from stridelint.suppression import Suppressions, read_suppressions
+from stridelint.suppression import read_suppressions
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     import libcst as cst
 
     from stridelint.config import Config
+    from stridelint.rules.base import Rule
+    from stridelint.suppression import Suppressions
 
 MAX_FIX_ROUNDS = 10
 _TOO_DEEP = "too deeply nested for the parser; not checked"
@@ -54,34 +56,45 @@ class LintResult:
 def lint_text(
     source: SourceText, config: Config, path: Path | None, *, prefilter: bool = True
 ) -> LintResult:
-    """Findings for one decoded file, suppressions applied. `prefilter=False` parses every
-    file (the tests use it to prove the pre-filter never drops a finding)."""
+    """Findings for one decoded file, suppressions applied. Which rules can fire decides what
+    runs: LibCST and the analysis only when an enabled broadcast rule may (the pre-filter,
+    from the rules' declared triggers). `prefilter=False` parses every file (the tests use it
+    to prove the pre-filter never drops a finding)."""
+    from stridelint import rules  # cheap: rule modules import LibCST lazily
+    from stridelint.rules.base import BROADCAST, SYNTAX
+
     suppressions = read_suppressions(source.text)
     if suppressions.skip_file:
         return LintResult([])
+    enabled = [rule for rule in rules.ALL_RULES if config.is_enabled(rule.code, path)]
     if prefilter:
         try:
             tree = _python_tree(source, path)
         except (MemoryError, RecursionError):  # LibCST's native parser could crash on it
             return LintResult([], [_TOO_DEEP])
-        if tree is not None and not may_have_findings(tree, config.broadcast_hints):
-            return LintResult(_unused_suppressions(suppressions, [], config, path))
+        may_fire = any(rule.trigger == BROADCAST for rule in enabled) and (
+            tree is None or may_have_findings(tree, config.broadcast_hints)
+        )
+        if tree is not None and not may_fire:
+            return _with_suppressions(LintResult([]), enabled, suppressions, config, path)
         # A file the interpreter rejects goes on to LibCST, which reports the syntax error
         # (at the interpreter's position) or, for syntax newer than this Python, parses it.
-    # Only files that can have findings pay for importing LibCST and the rules.
+    # Only files that can have findings pay for importing LibCST and the analysis.
     import libcst as cst
 
-    from stridelint import rules
     from stridelint.context import RuleContext
 
+    syntax_rules = [rule() for rule in enabled if rule.trigger == SYNTAX]
     try:
         module = cst.parse_module(source.text)
     except cst.ParserSyntaxError as error:
-        return LintResult(_syntax_error(source, error, config, path))
+        where = (error.raw_line, error.raw_column + 1, error.message)
+        return LintResult([f for r in syntax_rules for f in r.check_syntax(source, path, where)])
     except RecursionError:
         return LintResult([], [_TOO_DEEP])
     except Exception as error:  # LibCST rejects some inputs (e.g. null bytes) with other errors
-        return LintResult(_parse_failure(str(error), config, path))
+        where = (1, 1, str(error))
+        return LintResult([f for r in syntax_rules for f in r.check_syntax(source, path, where)])
     context = RuleContext(
         source,
         module,
@@ -90,8 +103,8 @@ def lint_text(
         wrapper_decorators=config.wrapper_decorators,
     )
     result = LintResult([])
-    for rule in rules.ALL_RULES:
-        if not config.is_enabled(rule.code, path):
+    for rule in enabled:
+        if rule.trigger != BROADCAST:
             continue
         try:
             result.findings.extend(rule().check(context))
@@ -101,13 +114,33 @@ def lint_text(
             result.internal_errors.append(
                 f"internal error in {rule.code}: {type(error).__name__}: {error}"
             )
+    return _with_suppressions(result, enabled, suppressions, config, path)
+
+
+def _with_suppressions(
+    result: LintResult,
+    enabled: list[type[Rule]],
+    suppressions: Suppressions,
+    config: Config,
+    path: Path | None,
+) -> LintResult:
+    """Drop suppressed findings, then let the suppression rules (SL901) see what was raised."""
+    from stridelint.rules.base import SUPPRESSIONS
+
     raw = result.findings
     result.findings = [
         _without_unfixable_fix(f, config)
         for f in raw
         if not suppressions.suppresses(f.noqa_row, f.code)
     ]
-    result.findings += _unused_suppressions(suppressions, raw, config, path)
+    for rule in enabled:
+        if rule.trigger == SUPPRESSIONS:
+            result.findings += rule().check_suppressions(
+                suppressions.rows,
+                suppressions.columns,
+                raw,
+                lambda code: config.is_enabled(code, path),
+            )
     result.findings.sort(key=lambda f: (f.start, f.code))
     return result
 
@@ -120,35 +153,6 @@ def _without_unfixable_fix(finding: Finding, config: Config) -> Finding:
     return dataclasses.replace(finding, fix=None)
 
 
-def _unused_suppressions(
-    suppressions: Suppressions, raw: list[Finding], config: Config, path: Path | None
-) -> list[Finding]:
-    """SL901 for each stridelint code a suppression names but no finding on its row needs.
-    Other tools' codes and bare `# noqa` are left alone; a disabled rule's code is not unused."""
-    if not config.is_enabled("SL901", path):
-        return []
-    used: dict[int, set[str]] = {}
-    for finding in raw:
-        used.setdefault(finding.noqa_row, set()).add(finding.code)
-    found = []
-    for row, codes in sorted(suppressions.rows.items()):
-        if codes is None:
-            continue
-        unused = sorted(
-            code for code in codes
-            if code.startswith("SL") and code not in used.get(row, ())
-            and code != "SL901" and config.is_enabled(code, path)
-        )  # fmt: skip
-        if unused:
-            position = Position(row, suppressions.columns.get(row, 1))
-            listed = ", ".join(unused)
-            found.append(
-                Finding("SL901", f"Unused suppression of {listed}: nothing to suppress on this line",
-                        position, position, row)
-            )
-    return found
-
-
 def _python_tree(source: SourceText, path: Path | None) -> ast.Module | None:
     """The interpreter's syntax tree (its parser is native: a fraction of LibCST's cost); None
     for a syntax error. Nesting too deep for it raises MemoryError or RecursionError."""
@@ -156,48 +160,6 @@ def _python_tree(source: SourceText, path: Path | None) -> ast.Module | None:
         return compile(source.text, str(path or "<stdin>"), "exec", ast.PyCF_ONLY_AST)
     except (SyntaxError, ValueError):
         return None
-
-
-def _python_syntax_error(source: SourceText, config: Config, path: Path | None) -> list[Finding] | None:
-    """SL900 where the interpreter's parser rejects the file; None when it accepts it."""
-    try:
-        compile(source.text, str(path or "<stdin>"), "exec", ast.PyCF_ONLY_AST)
-    except SyntaxError as python_error:
-        row = python_error.lineno or 1
-        column = python_error.offset or 1
-        message = python_error.msg
-    except ValueError as python_error:  # e.g. null bytes
-        row, column, message = 1, 1, str(python_error)
-    else:
-        return None
-    if not config.is_enabled("SL900", path):
-        return []
-    row = max(1, min(row, len(source.line_starts)))
-    position = Position(row, max(1, column))
-    return [Finding("SL900", f"Syntax error: {message}", position, position, row)]
-
-
-def _syntax_error(
-    source: SourceText, error: cst.ParserSyntaxError, config: Config, path: Path | None
-) -> list[Finding]:
-    """SL900 at the interpreter's position for the error (clearer than LibCST's)."""
-    found = _python_syntax_error(source, config, path)
-    if found is not None:
-        return found
-    if not config.is_enabled("SL900", path):
-        return []
-    # Valid Python that LibCST cannot parse (newer syntax).
-    row = max(1, min(error.raw_line, len(source.line_starts)))
-    position = Position(row, error.raw_column + 1)
-    message = f"LibCST cannot parse this: {' '.join(error.message.split())}"
-    return [Finding("SL900", f"Syntax error: {message}", position, position, row)]
-
-
-def _parse_failure(reason: str, config: Config, path: Path | None) -> list[Finding]:
-    if not config.is_enabled("SL900", path):
-        return []
-    message = " ".join(reason.split()) or "the file could not be parsed"
-    return [Finding("SL900", f"Syntax error: {message}", Position(1, 1), Position(1, 1), 1)]
 
 
 @dataclass
@@ -301,7 +263,12 @@ def check_bytes(data: bytes, display_path: str, config: Config, path: Path | Non
 
 def check_file(
     path: Path, config: Config, mode: FixMode, cache: ResultCache | None = None
-) -> FileReport:
+) -> FileReport | list[FileReport]:
+    """A Python file's report; for a notebook, one report per cell (not cached)."""
+    if path.suffix == ".ipynb":
+        from stridelint import notebook
+
+        return notebook.check(path, config, mode)
     display = str(path)
     try:
         data = path.read_bytes()
@@ -338,6 +305,8 @@ def add_noqa_to_file(path: Path, config: Config) -> tuple[FileReport, int]:
     from stridelint.noqa import add_noqa
 
     display = str(path)
+    if path.suffix == ".ipynb":
+        return FileReport(display, "", error="--add-noqa does not edit notebooks yet"), 0
     try:
         data = path.read_bytes()
         source = decode(data)
@@ -381,16 +350,19 @@ def run_files(
     work = functools.partial(check_file, config=config, mode=mode, cache=cache)
     if jobs <= 1 or len(files) < 8 * jobs:  # a pool costs more than a pre-commit batch
         reports = map(work, files)
-        return [_ticked(report, on_checked) for report in reports]
+        return [r for report in reports for r in _ticked(report, on_checked)]
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
         reports = pool.map(work, files, chunksize=max(1, min(16, len(files) // (4 * jobs))))
-        return [_ticked(report, on_checked) for report in reports]
+        return [r for report in reports for r in _ticked(report, on_checked)]
 
 
-def _ticked(report: FileReport, on_checked: Callable[[], None] | None) -> FileReport:
+def _ticked(
+    report: FileReport | list[FileReport], on_checked: Callable[[], None] | None
+) -> list[FileReport]:
+    """One tick per file; a notebook's per-cell reports come as a list."""
     if on_checked is not None:
         on_checked()
-    return report
+    return report if isinstance(report, list) else [report]
 
 
 class WriteError(Exception):

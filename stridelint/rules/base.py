@@ -10,6 +10,12 @@ if TYPE_CHECKING:
     from stridelint.findings import Finding
 
 PAGE_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety")
+
+# What can start a rule's findings. The engine derives its pre-filter from these: LibCST and
+# the analysis run on a file only when an enabled BROADCAST rule may fire on it.
+BROADCAST = "broadcast"  # a broadcast fact the analysis can reach: `check(ctx)` (prefilter.py)
+SUPPRESSIONS = "suppressions"  # suppression comments, after every other rule: `check_suppressions`
+SYNTAX = "syntax"  # the file does not parse: `check_syntax`
 DOCS_URL = "https://stridelint.dev/rules/{code}"
 
 
@@ -21,6 +27,7 @@ class Rule:
     summary: ClassVar[str]  # one line, no trailing period
     fix_availability: ClassVar[str] = "none"  # "none" | "sometimes" | "always"
     severity: ClassVar[str] = "warning"  # "warning" | "error" (SARIF level, GitHub annotation)
+    trigger: ClassVar[str] = BROADCAST
 
     @classmethod
     def page(cls) -> str:

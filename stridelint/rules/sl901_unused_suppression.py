@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from typing import Callable, Iterable, Mapping
 
-from stridelint.rules.base import Rule
-
-if TYPE_CHECKING:
-    from stridelint.context import RuleContext
-    from stridelint.findings import Finding
+from stridelint.findings import Finding, Position
+from stridelint.rules.base import SUPPRESSIONS, Rule
 
 
 class UnusedSuppression(Rule):
     """
     ## What it does
-    Reports a `# noqa: SL101` or `# stridelint: ignore[SL101]` whose line has no SL101 finding.
-    The engine emits this finding itself, after every other rule ran. Only stridelint codes of
-    enabled rules are checked: other tools' codes in the same comment, and a bare `# noqa`,
-    are left alone.
+    Reports a `# noqa: SL101` or `# stridelint: ignore[SL101]` whose line has no SL101 finding,
+    once every other rule has run. Only stridelint codes of enabled rules are checked: other
+    tools' codes in the same comment, and a bare `# noqa`, are left alone.
 
     ## Why is this bad?
     A suppression that outlived its finding (the code was fixed, or the finding moved to
@@ -44,5 +40,31 @@ class UnusedSuppression(Rule):
     name = "unused-suppression"
     summary = "Suppression comment with nothing to suppress"
 
-    def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        return iter(())  # emitted by the engine, which sees the suppressions and every finding
+    trigger = SUPPRESSIONS
+
+    def check_suppressions(
+        self,
+        suppressed: Mapping[int, frozenset[str] | None],
+        columns: Mapping[int, int],
+        findings: Iterable[Finding],
+        is_enabled: Callable[[str], bool],
+    ) -> list[Finding]:
+        """For each row's comment (`suppressed`: row -> codes, None for a bare `# noqa`), the
+        stridelint codes of enabled rules that no finding on that row needs."""
+        used: dict[int, set[str]] = {}
+        for finding in findings:
+            used.setdefault(finding.noqa_row, set()).add(finding.code)
+        found = []
+        for row, codes in sorted(suppressed.items()):
+            if codes is None:
+                continue
+            unused = sorted(
+                code for code in codes
+                if code.startswith("SL") and code not in used.get(row, ())
+                and code != self.code and is_enabled(code)
+            )  # fmt: skip
+            if unused:
+                position = Position(row, columns.get(row, 1))
+                message = f"Unused suppression of {', '.join(unused)}: nothing to suppress on this line"
+                found.append(Finding(self.code, message, position, position, row))
+        return found
