@@ -30,8 +30,6 @@ from stridelint.suppression import read_suppressions
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    import libcst as cst
-
     from stridelint.config import Config
     from stridelint.rules.base import Rule
     from stridelint.suppression import Suppressions

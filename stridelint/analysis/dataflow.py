@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Callable
 import libcst as cst
 
 from stridelint.analysis import torch_ops
+from stridelint.analysis import dtypes
 from stridelint.analysis.dtypes import names_integer_dtype
 from stridelint.analysis.literals import literal_int
 from stridelint.analysis.names import dotted
@@ -426,6 +427,12 @@ class FunctionFlow:
             return self.hook_arguments.get(str(key.value.evaluated_value))
         return None
 
+    def _keeps_dtype(self, cast: cst.Call, receiver: cst.BaseExpression) -> bool:
+        target = dtypes.cast_dtype(self.facts, cast)
+        return target is not None and target == dtypes.dtype_of(
+            self.facts, receiver, self._statement
+        )
+
     def _hook_get(self, node: cst.Call) -> Value:
         """`args.get("Mask")` in a launch-metadata hook reads the same entry as `args["Mask"]`."""
         func = node.func
@@ -519,6 +526,8 @@ class FunctionFlow:
         if name == "to" and not _has_dtype_argument(node, self.facts):
             return _as_view(receiver)
         if name in ("to", "type") and node.args or name in torch_ops.CAST_METHODS | {"type_as"}:
+            if isinstance(receiver, Broadcast) and self._keeps_dtype(node, receiver_node):
+                return receiver  # a cast to the dtype it has returns the tensor (semantics §1.1)
             integer = name in torch_ops.BOOL_CASTS | torch_ops.INTEGER_CASTS or any(
                 names_integer_dtype(arg.value) for arg in node.args
             )

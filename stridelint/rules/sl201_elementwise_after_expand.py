@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from stridelint.context import RuleContext
 
 cst = lazy_import("libcst")
-dtypes = lazy_import("stridelint.analysis.dtypes")
 names = lazy_import("stridelint.analysis.names")
 provenance = lazy_import("stridelint.analysis.provenance")
 purity = lazy_import("stridelint.analysis.purity")
@@ -124,8 +123,6 @@ class ElementwiseAfterExpand(Rule):
                     continue  # the result holds a different value everywhere: no waste
                 if _is_nonzero(facts, sink.node):
                     continue
-                if sink.kind == "cast" and _keeps_dtype(facts, sink):
-                    continue  # semantics §1.1: a same-dtype cast returns the tensor itself
                 result_uses = uses.uses_of(facts, flow, sink.node)
                 if any(use.kind == uses.DENSE for use in result_uses):
                     continue  # the dense result is needed
@@ -190,10 +187,3 @@ def _is_nonzero(facts: ModuleFacts, node: cst.BaseExpression) -> bool:
     if isinstance(func, cst.Attribute) and facts.imports.resolve(func) is None:
         return False
     return (facts.imports.resolve(func) or "").endswith(".where")
-
-
-def _keeps_dtype(facts: ModuleFacts, sink: Sink) -> bool:
-    target = dtypes.cast_dtype(facts, sink.node)
-    return target is not None and target == dtypes.dtype_of(
-        facts, sink.operands[0][0], sink.statement
-    )

@@ -66,3 +66,12 @@ def test_an_expand_to_one_dim_is_small(call):
 def test_an_expand_that_may_have_several_dims_is_not_small(call):
     value = value_of(f"y = {call}\n")
     assert isinstance(value, Broadcast) and not value.small
+
+
+def test_a_cast_to_the_dtype_it_has_is_no_sink():
+    code = "def f(a, n):\n    m = a.float().expand(n, 4)\n    y = m.to(torch.float32)\n    z = m.half()\n"
+    text = decode(("import torch\n" + code).encode())
+    facts = ModuleFacts(cst.parse_module(text.text), text)
+    (flow,) = facts.flows_named("f")
+    assert isinstance(flow.env["y"], Broadcast)  # the same tensor, still broadcast
+    assert [facts.text_of(s.node) for s in flow.sinks.values()] == ["m.half()"]

@@ -37,7 +37,7 @@ def test_each_rule_lives_in_a_module_named_after_its_code():
 @pytest.mark.parametrize("name", sorted(expected_files()))
 def test_generated_docs_are_up_to_date(name):
     stored = DOCS / name
-    assert stored.exists(), f"run: python -m stridelint.rules.pages docs/rules"
+    assert stored.exists(), "run: python -m stridelint.rules.pages docs/rules"
     assert stored.read_text(encoding="utf-8") == expected_files()[name], (
         "out of date; run: python -m stridelint.rules.pages docs/rules"
     )

@@ -85,8 +85,10 @@ def test_sl201_not_reported_for_a_same_dtype_cast():
         e = x.float().expand(n, -1)
         return e.to(torch.float32) + 1
     """
-    # The analysis records the `.to` as the sink (so the `+ 1` after it goes unreported).
-    assert _findings(code, "SL201") == []
+    # A same-dtype `.to` returns the tensor itself (semantics §1.1): not a sink. The `+ 1`
+    # after it is what materializes the broadcast, and that is reported.
+    (finding,) = _findings(code, "SL201")
+    assert finding.message.startswith("`e.to(torch.float32) + 1` materializes")
 
 
 def test_sl201_not_reported_when_reduced_sl101_is():
