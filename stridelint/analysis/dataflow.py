@@ -11,6 +11,7 @@ broadcast tensors on, and the value every name load saw.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
@@ -22,6 +23,7 @@ from stridelint.analysis.literals import literal_int
 from stridelint.analysis.names import dotted
 from stridelint.analysis.purity import writes_in_place
 from stridelint.analysis.strides import is_stride_call
+from stridelint.analysis.tree import descendants
 from stridelint.analysis.values import (
     Broadcast,
     Dense,
@@ -106,6 +108,10 @@ class FunctionFlow:
     env: dict[str, Value] = field(init=False, default_factory=dict)
     _statement: cst.CSTNode | None = field(init=False, default=None)
     _values: dict[cst.CSTNode, Value] = field(init=False, default_factory=dict)  # last value seen
+
+    def value_of(self, node: cst.BaseExpression) -> Value:
+        """The value the analysis gave `node` (the last one, after loops), or None."""
+        return self._values.get(node)
 
     def run(self) -> FunctionFlow:
         self.env = dict(self.initial_env)
@@ -613,7 +619,11 @@ class FunctionFlow:
         """A size the code spells as one number (a name may hold a whole `x.shape`)."""
         if isinstance(node, cst.Integer):
             return True
+        if isinstance(node, cst.Name):
+            return node.value in self._number_names
         if isinstance(node, cst.BinaryOperation):
+            if isinstance(node.operator, (cst.Multiply, cst.FloorDivide, cst.Subtract)):
+                return True  # never a shape: a tuple can be added to, not multiplied out
             return self._is_one_number(node.left) and self._is_one_number(node.right)
         if isinstance(node, cst.Subscript):  # `x.shape[0]`, `x.size()[0]`; not `x.shape[1:]`
             indexed = node.value
@@ -625,6 +635,32 @@ class FunctionFlow:
             func = dotted(node.func) or ""
             return func in ("len", "int") or (func.endswith(".size") and bool(node.args))
         return False
+
+    @cached_property
+    def _number_names(self) -> frozenset[str]:
+        """Names that hold one number wherever the function binds them: parameters annotated
+        `int`, names every assignment gives a number (`B = x.shape[0]`, `n = len(xs)`), and
+        the names a shape is unpacked into (`B, T = x.shape`)."""
+        numbers: set[str] = {
+            p.name.value for p in (*self.func.params.params, *self.func.params.kwonly_params)
+            if p.annotation is not None and dotted(p.annotation.annotation) == "int"
+        }  # fmt: skip
+        others: set[str] = set()
+        for assign in descendants(self.func.body, cst.Assign):
+            for target in assign.targets:
+                if isinstance(target.target, cst.Name):
+                    number = self._is_one_number_spelled(assign.value)
+                    (numbers if number else others).add(target.target.value)
+                elif isinstance(target.target, (cst.Tuple, cst.List)):
+                    names = [e.value for e in target.target.elements if isinstance(e.value, cst.Name)]
+                    unpacks_shape = _reads_shape(assign.value)
+                    for name in names:
+                        (numbers if unpacks_shape else others).add(name.value)
+        return frozenset(numbers - others)
+
+    def _is_one_number_spelled(self, node: cst.BaseExpression) -> bool:
+        """`_is_one_number` without names (which would recurse into `_number_names`)."""
+        return not isinstance(node, cst.Name) and self._is_one_number(node)
 
     def _maybe_launch(
         self,
@@ -773,6 +809,18 @@ def _looks_like_tensor_receiver(receiver: cst.BaseExpression, call: cst.Call) ->
     return not any(
         isinstance(arg.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
         for arg in call.args
+    )
+
+
+def _reads_shape(node: cst.BaseExpression) -> bool:
+    """`x.shape` or `x.size()`: a tuple of numbers."""
+    if isinstance(node, cst.Attribute):
+        return node.attr.value == "shape"
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "size"
+        and not node.args
     )
 
 

@@ -232,10 +232,10 @@ def _index_kind(flow: FunctionFlow, index: cst.BaseSlice) -> str:
         return kind
     value = index.value
     if isinstance(value, (cst.List, cst.Tuple, cst.Comparison)) or isinstance(
-        flow._values.get(value), (Broadcast, Dense, Derived)
+        flow.value_of(value), (Broadcast, Dense, Derived)
     ):
         return _TENSOR
-    if isinstance(flow._values.get(value), Scalar):
+    if isinstance(flow.value_of(value), Scalar):
         return literals.INTEGER
     return _NAME  # an integer or a tensor: the code does not say
 

@@ -75,3 +75,31 @@ def test_a_cast_to_the_dtype_it_has_is_no_sink():
     (flow,) = facts.flows_named("f")
     assert isinstance(flow.env["y"], Broadcast)  # the same tensor, still broadcast
     assert [facts.text_of(s.node) for s in flow.sinks.values()] == ["m.half()"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["b = n.shape[0]\ny = x.expand(b)\n", "B, T = n.shape\ny = x.expand(B)\n",
+     "y = x.expand(n.shape[0] * n.shape[1])\n", "b = len(n)\ny = x.expand(b * 2)\n"],
+)
+def test_a_name_that_holds_one_number_makes_a_one_dim_expand(body):
+    value = value_of(body)
+    assert isinstance(value, Broadcast) and value.small
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["s = n.shape\ny = x.expand(s)\n", "b = n.shape[0]\nb = n.shape\ny = x.expand(b)\n",
+     "y = x.expand(n)\n"],
+)
+def test_a_name_that_may_hold_a_shape_is_not_one_number(body):
+    value = value_of(body)
+    assert isinstance(value, Broadcast) and not value.small
+
+
+def test_an_int_annotated_parameter_is_one_number():
+    from tests.analysis.parsed import facts_of, flow_of, node
+
+    facts = facts_of("def f(x, batch: int):\n    return x.expand(batch)\n")
+    value = flow_of(facts, "f").value_of(node(facts, "x.expand(batch)", cst.Call))
+    assert isinstance(value, Broadcast) and value.small
