@@ -49,6 +49,29 @@ def because(value: Broadcast) -> str:
     return value.evidence[0].message if value.evidence else "it is broadcast"
 
 
+def why_suffix(value: Broadcast, operand: str) -> str:
+    """`: <evidence>` for a message about `operand`, or nothing when the evidence would only
+    repeat it (`x.expand(n, -1)` "makes a stride-0 view", right after naming it)."""
+    reason = because(value)
+    return "" if reason == f"`{operand}` makes a stride-0 view" else f": {reason}"
+
+
+def logical_size(facts: ModuleFacts, operand: cst.BaseExpression, statement: cst.CSTNode | None) -> str:
+    """` (n × m elements)` when the expand's sizes are all in the code, else nothing: how
+    large the materialization is, in the code's own terms."""
+    from stridelint.analysis import provenance  # the analysis imports LibCST: only when asked
+
+    dims = provenance.dims_of(facts, operand, statement)
+    if dims is None or any(size == "-1" or "*" in size for size in dims.sizes):
+        return ""
+    sizes = [
+        f"({size})" if any(op in size for op in " +-/%") else size
+        for index, size in enumerate(dims.sizes)
+        if index not in dims.unit
+    ]
+    return f" ({' × '.join(sizes)} elements)" if len(sizes) > 1 else ""
+
+
 def finding(
     code: str,
     facts: ModuleFacts,

@@ -126,12 +126,13 @@ class ElementwiseAfterExpand(Rule):
                 result_uses = uses.uses_of(facts, flow, sink.node)
                 if any(use.kind == uses.DENSE for use in result_uses):
                     continue  # the dense result is needed
-                operand = facts.snippet(sink.operands[0][0])
+                operand_node = sink.operands[0][0]
+                operand = facts.snippet(operand_node)
+                size = common.logical_size(facts, operand_node, sink.statement)
                 message = (
                     f"`{facts.snippet(sink.node)}` materializes the {common.certainty(value)} "
-                    f"`{operand}` at "
-                    f"its full logical size and keeps the result: apply the op before the "
-                    f"expand, then expand: {common.because(value)}"
+                    f"`{operand}` at its full logical size{size} and keeps the result: apply "
+                    f"the op before the expand, then expand{common.why_suffix(value, operand)}"
                 )
                 yield common.finding(
                     self.code, facts, sink.node, sink.statement, message, value,

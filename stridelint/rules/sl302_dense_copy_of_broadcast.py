@@ -90,10 +90,13 @@ class DenseCopyOfBroadcast(Rule):
                 keeper = _keeper(uses.uses_of(facts, flow, sink.node))
                 if keeper is None:
                     continue  # every use reads it through its strides: SL301's
+                operand_node = sink.operands[0][0]
+                operand = facts.snippet(operand_node)
+                size = common.logical_size(facts, operand_node, sink.statement)
                 message = (
-                    f"`.{method}()` copies the {common.certainty(value)} "
-                    f"`{facts.snippet(sink.operands[0][0])}` to its full logical size and "
-                    f"keeps the copy ({keeper.why}): {_HINT}: {common.because(value)}"
+                    f"`.{method}()` copies the {common.certainty(value)} `{operand}` to its full "
+                    f"logical size{size} and keeps the copy ({keeper.why}): {_HINT}"
+                    f"{common.why_suffix(value, operand)}"
                 )
                 yield common.finding(self.code, facts, sink.node, sink.statement, message, value)
             for op in flow.layout_ops.values():
@@ -103,11 +106,13 @@ class DenseCopyOfBroadcast(Rule):
                 keeper = _keeper(uses.uses_of(facts, flow, op.call)) if merged else None
                 if keeper is None:
                     continue  # a view, or every use reads it through its strides: SL301's
+                operand = facts.snippet(op.operand)
+                size = common.logical_size(facts, op.operand, op.statement)
                 message = (
                     f"`{facts.snippet(op.call)}` {merged} and so copies the "
-                    f"{common.certainty(op.value)} `{facts.snippet(op.operand)}` to its full "
-                    f"logical size, and keeps the copy ({keeper.why}): {_HINT}: "
-                    f"{common.because(op.value)}"
+                    f"{common.certainty(op.value)} `{operand}` to its full logical size{size}, "
+                    f"and keeps the copy ({keeper.why}): {_HINT}"
+                    f"{common.why_suffix(op.value, operand)}"
                 )
                 yield common.finding(self.code, facts, op.call, op.statement, message, op.value)
 
