@@ -617,24 +617,7 @@ class FunctionFlow:
 
     def _is_one_number(self, node: cst.BaseExpression) -> bool:
         """A size the code spells as one number (a name may hold a whole `x.shape`)."""
-        if isinstance(node, cst.Integer):
-            return True
-        if isinstance(node, cst.Name):
-            return node.value in self._number_names
-        if isinstance(node, cst.BinaryOperation):
-            if isinstance(node.operator, (cst.Multiply, cst.FloorDivide, cst.Subtract)):
-                return True  # never a shape: a tuple can be added to, not multiplied out
-            return self._is_one_number(node.left) and self._is_one_number(node.right)
-        if isinstance(node, cst.Subscript):  # `x.shape[0]`, `x.size()[0]`; not `x.shape[1:]`
-            indexed = node.value
-            reads_shape = (
-                isinstance(indexed, cst.Attribute) and indexed.attr.value == "shape"
-            ) or (isinstance(indexed, cst.Call) and (dotted(indexed.func) or "").endswith(".size"))
-            return reads_shape and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
-        if isinstance(node, cst.Call):  # `len(xs)`, `int(n)`, `x.size(0)`
-            func = dotted(node.func) or ""
-            return func in ("len", "int") or (func.endswith(".size") and bool(node.args))
-        return False
+        return _spells_one_number(node, self._number_names)
 
     @cached_property
     def _number_names(self) -> frozenset[str]:
@@ -649,7 +632,7 @@ class FunctionFlow:
         for assign in descendants(self.func.body, cst.Assign):
             for target in assign.targets:
                 if isinstance(target.target, cst.Name):
-                    number = self._is_one_number_spelled(assign.value)
+                    number = _spells_one_number(assign.value, frozenset())
                     (numbers if number else others).add(target.target.value)
                 elif isinstance(target.target, (cst.Tuple, cst.List)):
                     names = [e.value for e in target.target.elements if isinstance(e.value, cst.Name)]
@@ -657,10 +640,6 @@ class FunctionFlow:
                     for name in names:
                         (numbers if unpacks_shape else others).add(name.value)
         return frozenset(numbers - others)
-
-    def _is_one_number_spelled(self, node: cst.BaseExpression) -> bool:
-        """`_is_one_number` without names (which would recurse into `_number_names`)."""
-        return not isinstance(node, cst.Name) and self._is_one_number(node)
 
     def _maybe_launch(
         self,
@@ -810,6 +789,31 @@ def _looks_like_tensor_receiver(receiver: cst.BaseExpression, call: cst.Call) ->
         isinstance(arg.value, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
         for arg in call.args
     )
+
+
+def _spells_one_number(node: cst.BaseExpression, number_names: frozenset[str]) -> bool:
+    """A size spelled as one number: a literal, `x.shape[0]`, `x.size(0)`, `len(xs)`, a
+    product, or a name known to hold a number (`number_names`)."""
+    if isinstance(node, cst.Integer):
+        return True
+    if isinstance(node, cst.Name):
+        return node.value in number_names
+    if isinstance(node, cst.BinaryOperation):
+        if isinstance(node.operator, (cst.Multiply, cst.FloorDivide, cst.Subtract)):
+            return True  # never a shape: a tuple can be added to, not multiplied out
+        return _spells_one_number(node.left, number_names) and _spells_one_number(
+            node.right, number_names
+        )
+    if isinstance(node, cst.Subscript):  # `x.shape[0]`, `x.size()[0]`; not `x.shape[1:]`
+        indexed = node.value
+        reads_shape = (isinstance(indexed, cst.Attribute) and indexed.attr.value == "shape") or (
+            isinstance(indexed, cst.Call) and (dotted(indexed.func) or "").endswith(".size")
+        )
+        return reads_shape and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
+    if isinstance(node, cst.Call):  # `len(xs)`, `int(n)`, `x.size(0)`
+        func = dotted(node.func) or ""
+        return func in ("len", "int") or (func.endswith(".size") and bool(node.args))
+    return False
 
 
 def _reads_shape(node: cst.BaseExpression) -> bool:

@@ -103,3 +103,8 @@ def test_an_int_annotated_parameter_is_one_number():
     facts = facts_of("def f(x, batch: int):\n    return x.expand(batch)\n")
     value = flow_of(facts, "f").value_of(node(facts, "x.expand(batch)", cst.Call))
     assert isinstance(value, Broadcast) and value.small
+
+
+def test_names_defined_from_other_names_do_not_recurse():
+    value = value_of("b = n.shape[0]\nc = b + 1\nd = c + b\ny = x.expand(d)\n")
+    assert isinstance(value, Broadcast)  # no RecursionError; `d` is not known to be a number
