@@ -502,6 +502,15 @@ def _rule(code: str | None, show_all: bool) -> int:
     return EXIT_CLEAN
 
 
+@main.command(short_help="Run the language server (LSP over stdio) for editors.")
+def server() -> None:
+    """Serve diagnostics, quick fixes and "fix all" to an editor over standard input and
+    output (the Language Server Protocol). Needs the `lsp` extra (pygls)."""
+    from stridelint.lsp import main as serve
+
+    sys.exit(_guarded(serve))
+
+
 @main.command(short_help="Lint, fix and (with torch) measure the bundled reference hook.")
 @click.option("--size", type=click.IntRange(min=1), default=None, metavar="N",
               help="Logical elements of the broadcast mask (default: 64 Mi on CPU, 2 Gi on CUDA).")

@@ -19,7 +19,7 @@ from pathspec.util import normalize_file
 
 from stridelint.config import Config, gitignore_spec
 
-PYTHON_SUFFIXES = (".py", ".pyi")
+PYTHON_SUFFIXES = (".py", ".pyi", ".ipynb")  # notebooks: see stridelint.notebook
 
 
 class _Matcher:

@@ -57,10 +57,12 @@ PACKAGE_DIR = Path(__file__).resolve().parents[1] / PACKAGE
 # (layer, module patterns); index 0 is the top. A module belongs to the first layer with a
 # matching pattern; `pkg.*` matches the package pkg itself too.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("cli", ("stridelint.cli", "stridelint.__main__", "stridelint.demo", "stridelint.runtime.*")),
+    ("cli", ("stridelint.cli", "stridelint.__main__", "stridelint.demo", "stridelint.runtime.*",
+             "stridelint.flake8_plugin", "stridelint.lsp.*")),
     ("config", ("stridelint.config",)),
     ("engine", ("stridelint.engine", "stridelint.discovery", "stridelint.cache",
-                "stridelint.prefilter", "stridelint.suppression", "stridelint.noqa")),
+                "stridelint.prefilter", "stridelint.suppression", "stridelint.noqa",
+                "stridelint.notebook")),
     ("analysis/rules/transforms", ("stridelint.analysis.*", "stridelint.rules.*",
                                    "stridelint.transforms.*", "stridelint.context")),
     ("output", ("stridelint.output.*",)),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
-from stridelint.output import concise, full, github, jsonlines, sarif
+from stridelint.output import concise, full, github, gitlab, jsonlines, junit, pylint, sarif
 from stridelint.output import json as json_format
 from stridelint.output.statistics import STATISTICS_FORMATS, render_statistics
 from stridelint.output.summary import render_fix_only_summary, render_summary
@@ -29,7 +29,9 @@ __all__ = [
     "render_summary",
 ]
 
-FORMATS: tuple[str, ...] = ("concise", "full", "json", "json-lines", "github", "sarif")
+FORMATS: tuple[str, ...] = (
+    "concise", "full", "json", "json-lines", "github", "sarif", "junit", "gitlab", "pylint",
+)
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,9 @@ _FORMATTERS: dict[str, Formatter] = {
     "json-lines": jsonlines.render,
     "github": github.render,
     "sarif": sarif.render,
+    "junit": junit.render,
+    "gitlab": gitlab.render,
+    "pylint": pylint.render,
 }
 
 

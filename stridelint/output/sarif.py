@@ -1,4 +1,9 @@
-"""SARIF 2.1.0, the format code-scanning services (GitHub, Azure DevOps, IDEs) import."""
+"""SARIF 2.1.0, the format code-scanning services (GitHub, Azure DevOps, IDEs) import.
+
+A finding's evidence goes in twice: as `relatedLocations` (each reason, where it stands) and
+as a `codeFlows` path from where the broadcast begins to the op that materializes it, which
+viewers such as GitHub's code scanning show step by step.
+"""
 
 from __future__ import annotations
 
@@ -78,6 +83,35 @@ def _fix(uri: str, fix: Fix) -> dict[str, Any]:
     }
 
 
+def _flow_step(
+    uri: str, message: str, start: Position, end: Position | None = None
+) -> dict[str, Any]:
+    return {
+        "location": {
+            "physicalLocation": {"artifactLocation": {"uri": uri}, "region": _region(start, end)},
+            "message": {"text": message},
+        },
+        "nestingLevel": 0,
+    }
+
+
+def _code_flow(uri: str, finding: Finding) -> dict[str, Any]:
+    """The evidence chain in execution order, ending at the finding.
+
+    Rules list evidence nearest hop first (each hop prepends itself to what its source knew),
+    so the flow reads it backwards: `expand` -> passed as `Mask` -> `Mask != 0`.
+    """
+    steps = [_flow_step(uri, e.message, e.position) for e in reversed(finding.evidence)]
+    steps.append(_flow_step(uri, finding.message, finding.start, finding.end))
+    for order, step in enumerate(steps, start=1):
+        step["executionOrder"] = order
+    steps[0]["importance"] = steps[-1]["importance"] = "essential"
+    return {
+        "message": {"text": "How the broadcast tensor reaches the op that materializes it"},
+        "threadFlows": [{"locations": steps}],
+    }
+
+
 def _result(
     path: str, finding: Finding, rules: Mapping[str, type[Rule]], rule_index: Mapping[str, int]
 ) -> dict[str, Any]:
@@ -109,6 +143,7 @@ def _result(
             }
             for number, evidence in enumerate(finding.evidence)
         ]
+        result["codeFlows"] = [_code_flow(uri, finding)]
     if finding.fix is not None:
         result["fixes"] = [_fix(uri, finding.fix)]
     return result
