@@ -11,6 +11,10 @@ over N.
     python benchmarks/reduce_bench.py --compile-modes default --shapes 4,8192,8192
     python benchmarks/reduce_bench.py --summarize a.json b.json   # one summary over several runs
     python benchmarks/reduce_bench.py --quick    # tiny shapes; on CPU via Triton's interpreter
+    python benchmarks/reduce_bench.py --autotune --compare-heuristic   # opt-in autotune vs heuristic
+
+The plan the kernel used is printed per row, and its first call (which compiles and, with
+--autotune, tunes the layout: stridelint/reference/reduce.py) is timed apart ("tune s").
 """
 
 from __future__ import annotations
@@ -49,6 +53,10 @@ def parse_args(argv=None):
     parser.add_argument("--no-compile", action="store_true", help="skip torch.compile (compiling dominates the runtime)")
     parser.add_argument("--compile-modes", nargs="+", default=COMPILE_MODES[:2], choices=COMPILE_MODES)
     parser.add_argument("--no-eager", action="store_true", help="skip torch eager")
+    parser.add_argument("--autotune", action="store_true",
+                        help="switch on the kernel's opt-in autotune (default: its heuristic plan)")
+    parser.add_argument("--compare-heuristic", action="store_true",
+                        help="also time the kernel's heuristic (untuned) plan on each row")
     parser.add_argument("--summarize", nargs="+", type=Path, metavar="JSON",
                         help="print the table and summary of earlier --json runs, run nothing")
     parser.add_argument("--no-hook", action="store_true", help="skip the launch-metadata hook comparison")
@@ -128,11 +136,15 @@ def make_compiled(torch, modes):
     return {mode: torch.compile(eager_reduce, dynamic=False, mode=mode) for mode in modes}
 
 
-def bench_reduce(torch, args, device, timer, copy_bytes_per_s):
+def bench_reduce(torch, args, device, timer, copy_bytes_per_s, rows, on_row=lambda: None):
+    import importlib
+
     from stridelint.reference import reduce
 
+    reduce_module = importlib.import_module("stridelint.reference.reduce")
+    if args.autotune:
+        reduce_module.AUTOTUNE = True
     compiled = make_compiled(torch, args.compile_modes) if device == "cuda" else {}
-    rows = []
     for shape in args.shapes:
         for dtype_name in args.dtypes:
             dtype = getattr(torch, DTYPES[dtype_name])
@@ -146,7 +158,13 @@ def bench_reduce(torch, args, device, timer, copy_bytes_per_s):
                         if tensor is not None:
                             torch._dynamo.mark_static_address(tensor)
                 for dim in args.dims:
-                    out = reduce(x, dim, mask, scale)
+                    if device == "cuda":
+                        torch.cuda.synchronize()
+                    start = time.perf_counter()
+                    out = reduce(x, dim, mask, scale)  # tunes the layout on first sight of this key
+                    if device == "cuda":
+                        torch.cuda.synchronize()
+                    tune_s = time.perf_counter() - start
                     expected = eager_reduce(x, dim, mask, scale)
                     tolerance = 2e-2 * expected.float().abs().max().item() + 1e-2
                     row = {
@@ -155,7 +173,22 @@ def bench_reduce(torch, args, device, timer, copy_bytes_per_s):
                         "max_error": (out.float() - expected.float()).abs().max().item(),
                     }
                     row["correct"] = row["max_error"] <= tolerance
+                    row["tune_s"] = tune_s
+                    row["plan"] = reduce_module.describe_plan(reduce_module.plan_for(x, dim, mask, scale))
                     row["kernel_s"] = timer(lambda: reduce(x, dim, mask, scale, out=out))
+                    if args.compare_heuristic:
+                        saved, reduce_module.AUTOTUNE = reduce_module.AUTOTUNE, False
+                        try:
+                            heuristic = reduce(x, dim, mask, scale)
+                            row["heuristic_correct"] = (
+                                (heuristic.float() - expected.float()).abs().max().item() <= tolerance)
+                            row["heuristic_plan"] = reduce_module.describe_plan(reduce_module._plan(
+                                x, dim, None if mask is None else mask.expand(x.shape)))
+                            row["heuristic_s"] = timer(lambda out=heuristic: reduce(x, dim, mask, scale, out=out))
+                            row["heuristic_fraction_of_copy"] = row["bytes"] / row["heuristic_s"] / copy_bytes_per_s
+                        finally:
+                            reduce_module.AUTOTUNE = saved
+                        del heuristic
                     if not args.no_eager:
                         row["eager_s"] = timer(lambda: eager_reduce(x, dim, mask, scale))
                     for mode, fn in compiled.items():
@@ -173,6 +206,7 @@ def bench_reduce(torch, args, device, timer, copy_bytes_per_s):
                     row["fraction_of_copy"] = row["kernel_bytes_per_s"] / copy_bytes_per_s
                     rows.append(row)
                     print(reduce_table_line(row, copy_bytes_per_s, list(compiled)), flush=True)
+                    on_row()
                 del x, mask, scale, out
                 if device == "cuda":
                     torch.cuda.empty_cache()
@@ -182,8 +216,9 @@ def bench_reduce(torch, args, device, timer, copy_bytes_per_s):
 def reduce_header(modes) -> str:
     compiled = "".join(f" {mode} µs | {mode} of copy | {mode} compile s |" for mode in modes)
     return (
-        f"| shape | dim | dtype | mask | MB to move | kernel µs | kernel GB/s | of copy | eager µs |{compiled} ok |\n"
-        f"|{'---|' * (10 + 3 * len(modes))}"
+        f"| shape | dim | dtype | mask | MB to move | kernel µs | kernel GB/s | of copy | eager µs |{compiled} ok "
+        f"| plan | tune s | heuristic µs | heuristic of copy | heuristic plan |\n"
+        f"|{'---|' * (15 + 3 * len(modes))}"
     )
 
 
@@ -197,11 +232,16 @@ def reduce_table_line(row, copy_bytes_per_s, modes) -> str:
         of_copy = f"{row['bytes'] / seconds / copy_bytes_per_s:.0%}" if seconds else "-"
         compile_s = f"{row[f'compile_s[{mode}]']:.1f}" if seconds else "-"
         compiled += f" {us(f'compiled_s[{mode}]')} | {of_copy} | {compile_s} |"
-    ok = row["correct"] and all(row.get(f"compiled_correct[{mode}]", True) for mode in modes)
+    ok = (row["correct"] and row.get("heuristic_correct", True)
+          and all(row.get(f"compiled_correct[{mode}]", True) for mode in modes))
+    heuristic_of_copy = f"{row['heuristic_fraction_of_copy']:.0%}" if "heuristic_fraction_of_copy" in row else "-"
+    tune_s = f"{row['tune_s']:.2f}" if "tune_s" in row else "-"
     return (
         f"| {'x'.join(map(str, row['shape']))} | {row['dim']} | {row['dtype']} | {row['mask']} "
         f"| {row['bytes'] / 1e6:.1f} | {us('kernel_s')} | {row['kernel_bytes_per_s'] / 1e9:.0f} "
-        f"| {row['fraction_of_copy']:.0%} | {us('eager_s')} |{compiled} {'yes' if ok else 'NO'} |"
+        f"| {row['fraction_of_copy']:.0%} | {us('eager_s')} |{compiled} {'yes' if ok else 'NO'} "
+        f"| {row.get('plan', '-')} | {tune_s} | {us('heuristic_s')} | {heuristic_of_copy} "
+        f"| {row.get('heuristic_plan', '-')} |"
     )
 
 
@@ -235,6 +275,19 @@ def summary(rows) -> list[str]:
             + "".join(f"\n  wins: {row_name(row)} {row[key] * 1e6:.0f} µs vs {row['kernel_s'] * 1e6:.0f} µs"
                       for row in wins)
         )
+    heuristic = [row for row in rows if "heuristic_s" in row]
+    if heuristic:
+        slow = [row for row in heuristic if row["heuristic_fraction_of_copy"] < TARGET_OF_COPY]
+        lines.append(f"heuristic (untuned) plan, same run: rows under {TARGET_OF_COPY:.0%}: {len(slow)} of "
+                     f"{len(heuristic)}; tuned / heuristic time: min "
+                     f"{min(row['kernel_s'] / row['heuristic_s'] for row in heuristic):.2f}, max "
+                     f"{max(row['kernel_s'] / row['heuristic_s'] for row in heuristic):.2f}")
+        for mode in compiled_modes(rows):
+            key = f"compiled_s[{mode}]"
+            timed = [row for row in heuristic if row["mask"] != "none" and key in row]
+            wins = [row for row in timed if row[key] < row["heuristic_s"] * (1 - WIN_MARGIN)]
+            lines.append(f"  torch.compile {mode} beats the heuristic plan by more than {WIN_MARGIN:.0%} on "
+                         f"{len(wins)} of {len(timed)} masked rows")
     eager = [row["eager_s"] / row["kernel_s"] for row in rows if "eager_s" in row]
     if eager:
         lines.append(f"kernel vs eager: {min(eager):.1f}x to {max(eager):.1f}x faster")
@@ -307,19 +360,26 @@ def main(argv=None):
     print(f"device copy bandwidth (read + write): {copy_bytes_per_s / 1e9:.0f} GB/s\n")
     modes = args.compile_modes if device == "cuda" else []
     print(reduce_header(modes), flush=True)
-    reduce_rows = bench_reduce(torch, args, device, timer, copy_bytes_per_s)
+    reduce_rows, hook_reports = [], []
+
+    def write_json(complete):
+        if args.json:
+            args.json.write_text(json.dumps({
+                "device": device_name, "torch": torch.__version__, "triton": triton.__version__,
+                "copy_bytes_per_s": copy_bytes_per_s, "reduce": reduce_rows, "hook": hook_reports,
+                "elapsed_s": time.perf_counter() - started, "complete": complete,
+            }, indent=2))
+
+    # Written after every row too, so a run stopped early keeps what it measured.
+    bench_reduce(torch, args, device, timer, copy_bytes_per_s, reduce_rows, lambda: write_json(False))
     print()
     print("\n".join(summary(reduce_rows)))
-    hook_reports = [] if args.no_hook else bench_hook(torch, device, args.quick)
+    if not args.no_hook:
+        hook_reports.extend(bench_hook(torch, device, args.quick))
     elapsed = time.perf_counter() - started
     print(f"\ntotal {elapsed:.0f} s")
-    if args.json:
-        args.json.write_text(json.dumps({
-            "device": device_name, "torch": torch.__version__, "triton": triton.__version__,
-            "copy_bytes_per_s": copy_bytes_per_s, "reduce": reduce_rows, "hook": hook_reports,
-            "elapsed_s": elapsed,
-        }, indent=2))
-    correct = all(row["correct"] for row in reduce_rows)
+    write_json(True)
+    correct = all(row["correct"] and row.get("heuristic_correct", True) for row in reduce_rows)
     if not correct or not all(report["equal"] for report in hook_reports):
         sys.exit("some results did not match the reference")
 

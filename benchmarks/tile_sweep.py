@@ -6,7 +6,8 @@ the shipped choice and ``before`` approximates the layout of the kernel before t
 row per program for row tiles, 128 x 128 column tiles for long reduced dims, no split, no mask
 prefetch, no unrolling). Times are medians of
 triton.testing.do_bench; "of copy" is bytes to move (benchmarks/reduce_bench.py) over copy
-bandwidth.
+bandwidth. The kernel's autotune is switched off here: each variant times the heuristic plan
+its constants give (the autotune's own candidates are listed in reduce.py's *_CANDIDATES).
 
     python benchmarks/tile_sweep.py [--cases rows columns short] [--json out.json]   # needs CUDA
 """
@@ -80,11 +81,18 @@ VARIANT_SETS = {  # name -> {variant name: constant overrides}
         "long_c1024_w4_u2": {"LONG_COLUMNS": 1024, "LONG_WARPS": 4, "LONG_UNROLL": 2},
         "long_c4096_w8_u2": {"LONG_COLUMNS": 4096, "LONG_WARPS": 8, "LONG_UNROLL": 2},
         "split16": {"SPLIT_TARGET_PROGRAMS_PER_SM": 16, "SPLIT_MIN_PROGRAMS_PER_SM": 8},
+        "split4": {"SPLIT_TARGET_PROGRAMS_PER_SM": 4},
+        "split6": {"SPLIT_TARGET_PROGRAMS_PER_SM": 6},
+        "split12": {"SPLIT_TARGET_PROGRAMS_PER_SM": 12},
+        "two_d_split": {"ONE_ROW_MAX_K": 0},
+        "two_d_nosplit": {"ONE_ROW_MAX_K": 0, **NO_SPLIT},
         "noprefetch": {"PREFETCH_COLUMNS": False},
         "default_again": {},
     },
     "short": {
         "default": {},
+        "c1024": {"ONE_ROW_COLUMNS": 1024},  # the default until 2026-12-04
+        "c4096_w8": {"ONE_ROW_COLUMNS": 4096, "ONE_ROW_WARPS": 8},
         "u2": {"ONE_ROW_UNROLL": 2},
         "u4": {"ONE_ROW_UNROLL": 4},
         "noprefetch": {"PREFETCH_COLUMNS": False},
@@ -98,6 +106,7 @@ def main(argv=None) -> int:
 
     import benchmarks.reduce_bench as bench
     reduce_module = importlib.import_module("stridelint.reference.reduce")  # the module, not the function
+    reduce_module.AUTOTUNE = False  # time the plan each variant's constants give
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cases", nargs="+", choices=sorted(CASE_SETS), default=sorted(CASE_SETS))

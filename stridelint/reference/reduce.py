@@ -20,11 +20,24 @@ How the work is laid out (``_plan``), from the shapes and strides alone:
   k is loaded one tile ahead of x. Where the mask is constant along x's contiguous dim, x is
   loaded only where the mask keeps it (whole vectors are kept or dropped, so dropped rows of x
   are never read).
+
+An opt-in bounded autotune (``_tuned_plan``; STRIDELINT_REDUCE_AUTOTUNE=1 or ``AUTOTUNE =
+True``): on a CUDA device, inputs of AUTOTUNE_MIN_ELEMENTS or more time a few candidate layouts
+for their class (row tiles, row tiles sharing a mask row, short or long column tiles and how far
+to split them; ``_candidate_plans``) on the call's own tensors, into a scratch output, and cache
+the fastest per (shapes, strides, dtypes, dim); the heuristic plan is kept unless another is more
+than AUTOTUNE_MARGIN faster. Candidates sum in different orders, so results may differ between
+plans by rounding; a process uses one plan per key. It is off by default: on the H200 its
+back-to-back timings picked a slower plan than the heuristic one (as an isolated launch after an
+L2 flush measures it) on 17 of 64 benchmark rows and a faster one on 10
+(docs/kernel-benchmarks.md).
 """
 
 from __future__ import annotations
 
 import functools
+import os
+import statistics
 from typing import NamedTuple
 
 import torch
@@ -66,6 +79,11 @@ REUSE_UNROLL = 1
 # benchmarks/tile_sweep.py). A reduced dim longer than SHORT_K takes LONG_COLUMNS-wide tiles,
 # LONG_UNROLL a step, and is split across programs when they are too few.
 ONE_ROW_COLUMNS = 1024
+# Where the mask varies along a short k, ONE_ROW_MASKED_COLUMNS: 2048 columns ran 7-8% faster on a
+# mask broadcast over N (8192x4x8192 and 65536x4x8192 summed over M), 4% on 4x8192x8192 summed
+# over B with a mask broadcast over M, and equal on a dense mask; without a mask, or with one
+# broadcast along k, they ran 12-16% slower (tile_sweep_4_splits_short.txt).
+ONE_ROW_MASKED_COLUMNS = 2048
 ONE_ROW_WARPS = 4
 ONE_ROW_UNROLL = 1
 SHORT_K = 256
@@ -96,6 +114,27 @@ FINALIZE_BLOCK = 1024
 # equal there; in row tiles it was up to 2x slower).
 PREFETCH_COLUMNS = True
 PREFETCH_ROWS = False
+# Bounded autotune (``_tuned_plan``): on CUDA inputs of AUTOTUNE_MIN_ELEMENTS or more, time the
+# candidates of the input's class AUTOTUNE_ROUNDS rounds of AUTOTUNE_REPS launches each
+# (interleaved, median of the rounds; fewer rounds where that would pass AUTOTUNE_MAX_SECONDS)
+# and keep the fastest if it beats the heuristic plan by more than AUTOTUNE_MARGIN.
+AUTOTUNE = os.environ.get("STRIDELINT_REDUCE_AUTOTUNE", "0") == "1"
+AUTOTUNE_DEVICE_TYPES = ("cuda",)
+AUTOTUNE_MIN_ELEMENTS = 2**22
+AUTOTUNE_ROUNDS = 5
+AUTOTUNE_REPS = 3
+AUTOTUNE_MAX_SECONDS = 0.5
+AUTOTUNE_MARGIN = 0.01
+# Candidate tiles (BLOCK_I, BLOCK_K, num_warps, UNROLL) per class, tried beside the heuristic
+# one; each is clipped to the input's sizes. Long column tiles are also tried with the reduced
+# dim split for each of SPLIT_CANDIDATES programs per multiprocessor (0: not split), and without
+# a mask the 2-D column tile too.
+ROW_CANDIDATES = ((1, 2048, 4, 4), (1, 4096, 8, 2), (1, 8192, 16, 1))
+REUSE_CANDIDATES = ((4, 1024, 4, 2), (2, 2048, 4, 2), (2, 4096, 8, 1))
+SHORT_CANDIDATES = ((1024, 1, 4, 1), (2048, 1, 4, 1), (1024, 1, 4, 4), (2048, 1, 8, 4))
+LONG_CANDIDATES = ((2048, 1, 8, 2), (1024, 1, 4, 4))
+SPLIT_CANDIDATES = (4, 6, 12, 16)
+TWO_D_SPLIT_CANDIDATES = (0,)
 
 
 @triton.jit
@@ -265,7 +304,7 @@ class Tile(NamedTuple):
 
 
 def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool,
-                mask_repeats_along_i: bool = False) -> Tile:
+                mask_repeats_along_i: bool = False, mask_varies_along_k: bool = False) -> Tile:
     """(BLOCK_I, BLOCK_K, num_warps, UNROLL): the tile's long side runs along x's contiguous
     axis, so loads coalesce whether or not that axis is the reduced one."""
     programs_one_row = size_o * triton.cdiv(size_i, ONE_ROW_COLUMNS)
@@ -279,34 +318,171 @@ def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool,
     if size_k <= ONE_ROW_MAX_K and programs_one_row >= ONE_ROW_MIN_PROGRAMS:
         if size_k > SHORT_K:
             return Tile(min(size_i, LONG_COLUMNS), 1, LONG_WARPS, LONG_UNROLL)
-        return Tile(min(size_i, ONE_ROW_COLUMNS), 1, ONE_ROW_WARPS, min(ONE_ROW_UNROLL, size_k))
+        columns = ONE_ROW_MASKED_COLUMNS if mask_varies_along_k else ONE_ROW_COLUMNS
+        return Tile(min(size_i, columns), 1, ONE_ROW_WARPS, min(ONE_ROW_UNROLL, size_k))
     block_i = min(size_i, COLUMN_BLOCK_I)
     block_k = min(size_k, max(1, COLUMN_TILE // block_i))
     # More warps pay off only on full tiles; on a reduced dim of 4 they were 3x slower than 4.
     return Tile(block_i, block_k, COLUMN_WARPS if block_i * block_k >= COLUMN_TILE else 4, COLUMN_UNROLL)
 
 
-def _splits(programs: int, size_k: int, step: int, elements: int, sm_count: int) -> tuple[int, int]:
+def _splits(programs: int, size_k: int, step: int, elements: int, sm_count: int,
+            target_per_sm: int | None = None) -> tuple[int, int]:
     """(splits, k_per_split): cut k into stretches of whole loop steps (``step`` long) while
-    there are too few programs to keep every multiprocessor busy."""
-    if elements < SPLIT_MIN_ELEMENTS or programs >= SPLIT_MIN_PROGRAMS_PER_SM * sm_count:
+    there are too few programs to keep every multiprocessor busy, aiming at ``target_per_sm``
+    programs a multiprocessor (default SPLIT_TARGET_PROGRAMS_PER_SM; 0: never split)."""
+    target = SPLIT_TARGET_PROGRAMS_PER_SM if target_per_sm is None else target_per_sm
+    if target <= 0 or elements < SPLIT_MIN_ELEMENTS or programs >= SPLIT_MIN_PROGRAMS_PER_SM * sm_count:
         return 1, max(size_k, 1)
-    splits = min(triton.cdiv(SPLIT_TARGET_PROGRAMS_PER_SM * sm_count, programs), size_k // (step * SPLIT_MIN_STEPS))
+    splits = min(triton.cdiv(target * sm_count, programs), size_k // (step * SPLIT_MIN_STEPS))
     if splits <= 1:
         return 1, max(size_k, 1)
     k_per_split = triton.cdiv(triton.cdiv(size_k, splits), step) * step
     return triton.cdiv(size_k, k_per_split), k_per_split
 
 
-def _plan(x: torch.Tensor, dim: int, mask: torch.Tensor | None) -> Plan:
-    """The layout of one reduce, from shapes and strides alone."""
+def _layout(x: torch.Tensor, dim: int, mask: torch.Tensor | None):
+    """((outer, inner), (size_o, size_i, size_k), (reduced dim is x's contiguous one, the mask
+    repeats along the tile's kept dim, the mask varies along the reduced dim)): the arguments
+    of ``_tile_shape`` after the sizes."""
     (outer, inner, _), fast_dim = _roles(x, dim, mask)
     size_o, size_i, size_k = x.shape[outer], x.shape[inner], x.shape[dim]
     repeats = mask is not None and mask.stride(inner) == 0 and size_i > 1
-    tile = _tile_shape(size_o, size_i, size_k, fast_dim == dim, repeats)
+    varies = mask is not None and mask.stride(dim) != 0 and size_k > 1
+    return (outer, inner), (size_o, size_i, size_k), (fast_dim == dim, repeats, varies)
+
+
+def _make_plan(x: torch.Tensor, roles, sizes, tile: Tile, target_per_sm: int | None = None) -> Plan:
+    size_o, size_i, size_k = sizes
     programs = size_o * triton.cdiv(size_i, tile.block_i)
-    splits, k_per_split = _splits(programs, size_k, tile.block_k * tile.unroll, x.numel(), _sm_count(x.device))
-    return Plan(outer, inner, tile.block_i, tile.block_k, tile.num_warps, tile.unroll, splits, k_per_split)
+    splits, k_per_split = _splits(programs, size_k, tile.block_k * tile.unroll, x.numel(), _sm_count(x.device),
+                                  target_per_sm)
+    return Plan(*roles, tile.block_i, tile.block_k, tile.num_warps, tile.unroll, splits, k_per_split)
+
+
+def _plan(x: torch.Tensor, dim: int, mask: torch.Tensor | None) -> Plan:
+    """The heuristic layout of one reduce, from shapes and strides alone."""
+    roles, sizes, flags = _layout(x, dim, mask)
+    return _make_plan(x, roles, sizes, _tile_shape(*sizes, *flags))
+
+
+def _clip_tile(block_i: int, block_k: int, num_warps: int, unroll: int, size_i: int, size_k: int) -> Tile:
+    size_i, size_k = triton.next_power_of_2(max(size_i, 1)), triton.next_power_of_2(max(size_k, 1))
+    return Tile(min(block_i, size_i), min(block_k, size_k), num_warps, max(1, min(unroll, size_k)))
+
+
+def _candidate_plans(x: torch.Tensor, dim: int, mask: torch.Tensor | None) -> list[Plan]:
+    """The plans the autotune times for this layout: the heuristic plan first, then the
+    candidates of its class, clipped to the sizes, without repeats."""
+    roles, sizes, flags = _layout(x, dim, mask)
+    (_, size_i, size_k), (reduced_is_fast, repeats, _) = sizes, flags
+    plans = [_make_plan(x, roles, sizes, _tile_shape(*sizes, *flags))]
+    if reduced_is_fast:
+        options = [(tile, None) for tile in (REUSE_CANDIDATES if repeats else ROW_CANDIDATES)]
+    elif size_k <= SHORT_K:
+        options = [(tile, None) for tile in SHORT_CANDIDATES]
+    else:
+        default = (LONG_COLUMNS, 1, LONG_WARPS, LONG_UNROLL)
+        options = [(tile, target) for tile in (default, *LONG_CANDIDATES) for target in (None, *SPLIT_CANDIDATES)]
+        if mask is None:
+            block_i = min(triton.next_power_of_2(size_i), COLUMN_BLOCK_I)
+            two_d = (block_i, max(1, COLUMN_TILE // block_i), COLUMN_WARPS, COLUMN_UNROLL)
+            options += [(two_d, target) for target in (None, *TWO_D_SPLIT_CANDIDATES)]
+    for tile, target in options:
+        plan = _make_plan(x, roles, sizes, _clip_tile(*tile, size_i, size_k), target)
+        if plan not in plans:
+            plans.append(plan)
+    return plans
+
+
+def describe_plan(plan: Plan) -> str:
+    """A short name of a plan: BLOCK_I x BLOCK_K tile, warps, unroll, splits."""
+    return f"{plan.block_i}x{plan.block_k} w{plan.num_warps} u{plan.unroll} s{plan.splits}"
+
+
+# (shapes, strides, dtypes, dim, device) -> the plan the autotune chose.
+_TUNED: dict[tuple, Plan] = {}
+
+
+def _tune_key(x, dim, mask, scale, out_dtype) -> tuple:
+    def operand(t):
+        return None if t is None else (t.stride(), t.dtype)
+
+    return (tuple(x.shape), x.stride(), x.dtype, str(x.device), dim, operand(mask), operand(scale), out_dtype)
+
+
+def _should_tune(x: torch.Tensor) -> bool:
+    if not AUTOTUNE or x.device.type not in AUTOTUNE_DEVICE_TYPES or x.numel() < AUTOTUNE_MIN_ELEMENTS:
+        return False
+    # Timing inside a CUDA graph capture would record the tuning launches into the graph.
+    return not (x.device.type == "cuda" and torch.cuda.is_current_stream_capturing())
+
+
+def _time_plans(runs) -> list[float]:
+    """Seconds per launch of each callable (inf for one that fails to compile or launch, except
+    the first, the heuristic plan, whose errors propagate): one warm-up launch each (it
+    compiles), then interleaved rounds of AUTOTUNE_REPS launches timed with CUDA events; the
+    median of the rounds."""
+    alive = []
+    for index, run in enumerate(runs):
+        try:
+            run()
+            alive.append(index)
+        except Exception:  # e.g. out of registers or shared memory for this tile on this GPU
+            if index == 0:
+                raise
+    torch.cuda.synchronize()
+
+    def timed_round(indices, reps):
+        events = []
+        for index in indices:
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            for _ in range(reps):
+                runs[index]()
+            end.record()
+            events.append((index, start, end))
+        torch.cuda.synchronize()
+        return {index: start.elapsed_time(end) / 1e3 / reps for index, start, end in events}
+
+    first = timed_round(alive, 1)
+    rounds = max(1, min(AUTOTUNE_ROUNDS, int(AUTOTUNE_MAX_SECONDS / max(sum(first.values()) * AUTOTUNE_REPS, 1e-9))))
+    samples = {index: [] for index in alive}
+    for _ in range(rounds):
+        for index, seconds in timed_round(alive, AUTOTUNE_REPS).items():
+            samples[index].append(seconds)
+    return [statistics.median(samples[index]) if index in samples else float("inf") for index in range(len(runs))]
+
+
+def _tuned_plan(x, dim, mask, scale, out, heuristic: Plan) -> Plan:
+    """The cached choice for this key; on first sight, time the candidates into a scratch
+    output (``out`` may alias nothing the kernel reads, but is never written twice)."""
+    key = _tune_key(x, dim, mask, scale, out.dtype)
+    plan = _TUNED.get(key)
+    if plan is not None:
+        return plan
+    candidates = _candidate_plans(x, dim, mask)
+    if candidates[0] != heuristic:  # the constants changed under us: trust the heuristic plan
+        candidates.insert(0, heuristic)
+    plan = heuristic
+    if len(candidates) > 1:
+        scratch = torch.empty_strided(out.shape, out.stride(), dtype=out.dtype, device=out.device)
+        times = _time_plans([functools.partial(_launch, candidate, x, dim, mask, scale, scratch)
+                             for candidate in candidates])
+        best = min(range(len(candidates)), key=times.__getitem__)
+        if times[best] < times[0] * (1 - AUTOTUNE_MARGIN):
+            plan = candidates[best]
+    _TUNED[key] = plan
+    return plan
+
+
+def plan_for(x, dim, mask=None, scale=None, *, out_dtype=None) -> Plan:
+    """The plan ``reduce`` uses for these arguments: the cached autotune choice where there is
+    one, else the heuristic plan (for benchmarks and tests; tunes nothing)."""
+    dim %= 3
+    mask = None if mask is None else mask.expand(x.shape)
+    scale = None if scale is None else scale.expand(x.shape)
+    return _TUNED.get(_tune_key(x, dim, mask, scale, out_dtype or x.dtype)) or _plan(x, dim, mask)
 
 
 def _expand_operand(name: str, operand: torch.Tensor, x: torch.Tensor, dtypes, kind: str) -> torch.Tensor:
@@ -369,6 +545,16 @@ def reduce(x, dim, mask=None, scale=None, *, out=None, out_dtype=None):
         return out
 
     plan = _plan(x, dim, mask)
+    if _should_tune(x):
+        plan = _tuned_plan(x, dim, mask, scale, out, plan)
+    _launch(plan, x, dim, mask, scale, out)
+    return out
+
+
+def _launch(plan: Plan, x, dim, mask, scale, out) -> None:
+    """Run ``plan`` on validated arguments (mask and scale expanded to x's shape, or None)."""
+    has_mask, has_scale = mask is not None, scale is not None
+    kept_dims = [d for d in range(3) if d != dim]
     roles = (plan.outer, plan.inner, dim)
     size_o, size_i, size_k = (x.shape[d] for d in roles)
     mask_broadcast = _broadcast_flags(mask, roles)
@@ -395,4 +581,3 @@ def reduce(x, dim, mask=None, scale=None, *, out=None, out_dtype=None):
         _finalize_kernel[(triton.cdiv(size_o * size_i, FINALIZE_BLOCK),)](
             partial, out, plan.splits, size_o, size_i, out_o, out_i, BLOCK=FINALIZE_BLOCK, num_warps=4,
         )
-    return out

@@ -239,7 +239,7 @@ def split_tiles(request, monkeypatch):
     if request.param == "two_d":
         overrides.update({"COLUMN_BLOCK_I": 2, "COLUMN_TILE": 4, "ONE_ROW_MAX_K": 0})
     else:
-        overrides.update({"ONE_ROW_COLUMNS": 2, "ONE_ROW_UNROLL": 2, "ROW_UNROLL": 2, "REUSE_UNROLL": 3,
+        overrides.update({"ONE_ROW_COLUMNS": 2, "ONE_ROW_MASKED_COLUMNS": 4, "ONE_ROW_UNROLL": 2, "ROW_UNROLL": 2, "REUSE_UNROLL": 3,
                           "SHORT_K": 3, "LONG_COLUMNS": 4, "LONG_UNROLL": 2})
     for name, value in overrides.items():
         monkeypatch.setattr(REDUCE_MODULE, name, value)
@@ -314,6 +314,22 @@ def test_long_reduced_dims_are_split_when_the_output_is_small(shape, dim, split)
         assert programs >= REDUCE_MODULE.SPLIT_MIN_PROGRAMS_PER_SM * REDUCE_MODULE.DEFAULT_SM_COUNT
         assert plan.k_per_split % (plan.block_k * plan.unroll) == 0
         assert (plan.splits - 1) * plan.k_per_split < shape[dim] <= plan.splits * plan.k_per_split
+
+
+@pytest.mark.parametrize(
+    ("shape", "dim", "mask_shape", "columns"),
+    [
+        ((8192, 4, 8192), 1, None, "ONE_ROW_COLUMNS"),
+        ((8192, 4, 8192), 1, (8192, 1, 8192), "ONE_ROW_COLUMNS"),  # mask broadcast along k
+        ((8192, 4, 8192), 1, (8192, 4, 1), "ONE_ROW_MASKED_COLUMNS"),  # varies along k
+        ((8192, 4, 8192), 1, (8192, 4, 8192), "ONE_ROW_MASKED_COLUMNS"),
+        ((4, 8192, 8192), 0, (4, 1, 8192), "ONE_ROW_MASKED_COLUMNS"),
+    ],
+)
+def test_short_column_tiles_widen_where_the_mask_varies_along_k(shape, dim, mask_shape, columns):
+    plan = meta_plan(shape, dim, mask_shape)
+    assert (plan.block_k, plan.splits) == (1, 1)
+    assert plan.block_i == getattr(REDUCE_MODULE, columns)
 
 
 @pytest.mark.parametrize("shape", [(8192, 4, 8192), (4, 8192, 8192)])
@@ -427,3 +443,191 @@ def test_compiled_kernel_split_and_shared_mask_rows(shape, dim, mask_kind):
     assert (plan.splits > 1) == (dim != 2)
     assert_matches_reference(x, dim, mask, make_scale((batch, rows, 1)))
     assert_matches_reference(x.float(), dim, mask, make_scale((batch, rows, 1)), out_dtype=torch.bfloat16)
+
+
+# --- The bounded autotune (reduce.py's _tuned_plan) ---------------------------------------------
+
+# Candidate tiles small enough that tiny shapes keep them apart (the shipped ones are clipped to
+# the sizes, so on tiny shapes they mostly collapse into the heuristic plan).
+SMALL_CANDIDATES = {
+    "ROW_CANDIDATES": ((1, 4, 1, 4), (2, 8, 2, 1)),
+    "REUSE_CANDIDATES": ((2, 4, 1, 2), (4, 8, 2, 1)),
+    "SHORT_CANDIDATES": ((4, 1, 1, 3), (8, 1, 2, 1)),
+    "LONG_CANDIDATES": ((4, 1, 1, 2),),
+    "SPLIT_CANDIDATES": (1, 2),
+    "LONG_COLUMNS": 8, "LONG_UNROLL": 2, "SHORT_K": 3, "COLUMN_BLOCK_I": 4, "COLUMN_TILE": 8,
+    "SPLIT_MIN_ELEMENTS": 0, "SPLIT_MIN_PROGRAMS_PER_SM": 10**9, "SPLIT_MIN_STEPS": 1,
+}
+# (x shape, dim, mask shape): each class of candidates.
+TUNE_CASES = [
+    ((3, 6, 16), 2, (3, 6, 1)),  # row tiles (reduced dim contiguous)
+    ((3, 6, 16), 2, (3, 1, 16)),  # row tiles sharing a mask row
+    ((4, 3, 16), 1, (4, 1, 16)),  # short column tiles
+    ((4, 12, 16), 1, None),  # long column tiles, split; 2-D tiles
+    ((4, 12, 16), 1, (4, 12, 1)),
+    ((12, 4, 16), 0, (1, 4, 16)),
+]
+
+
+@pytest.fixture
+def small_candidates(monkeypatch):
+    for name, value in SMALL_CANDIDATES.items():
+        monkeypatch.setattr(REDUCE_MODULE, name, value)
+
+
+@pytest.fixture
+def tune_anywhere(small_candidates, monkeypatch):
+    """The autotune on for every device and size, with an empty cache."""
+    monkeypatch.setattr(REDUCE_MODULE, "AUTOTUNE", True)
+    monkeypatch.setattr(REDUCE_MODULE, "AUTOTUNE_DEVICE_TYPES", ("cpu", "cuda"))
+    monkeypatch.setattr(REDUCE_MODULE, "AUTOTUNE_MIN_ELEMENTS", 0)
+    monkeypatch.setattr(REDUCE_MODULE, "_TUNED", {})
+
+
+def expanded(operand, shape):
+    return None if operand is None else operand.expand(shape)
+
+
+@pytest.mark.parametrize(("shape", "dim", "mask_shape"), TUNE_CASES)
+def test_every_candidate_plan_matches_torch(small_candidates, shape, dim, mask_shape):
+    x = make_x(shape, torch.float16)
+    mask = None if mask_shape is None else make_mask(mask_shape, torch.bool)
+    scale = make_scale((shape[0], shape[1], 1))
+    plans = REDUCE_MODULE._candidate_plans(x, dim, expanded(mask, shape))
+    assert plans[0] == REDUCE_MODULE._plan(x, dim, expanded(mask, shape))  # the heuristic plan first
+    assert len(plans) == len(set(plans)) >= 2
+    if shape[dim] > REDUCE_MODULE.SHORT_K and dim != 2:  # long column tiles: split
+        assert any(plan.splits > 1 for plan in plans)
+        if mask is None:  # and the 2-D tile, split or not
+            assert any(plan.block_k > 1 and plan.splits == 1 for plan in plans)
+    expected = reference_reduce(x, dim, mask, scale)
+    for plan in plans:
+        out = torch.full_like(expected, float("nan"))
+        REDUCE_MODULE._launch(plan, x, dim, expanded(mask, shape), expanded(scale, shape), out)
+        torch.testing.assert_close(out, expected, **TOLERANCE[torch.float16], msg=lambda m, plan=plan: f"{plan}: {m}")
+
+
+def fake_timer(times, seen):
+    """A stand-in for _time_plans: runs every candidate (so each must launch) and reports
+    ``times(n)`` for n candidates."""
+
+    def time_plans(runs):
+        for run in runs:
+            run()
+        seen.append(len(runs))
+        return times(len(runs))
+
+    return time_plans
+
+
+def test_autotune_uses_and_caches_the_fastest_candidate(tune_anywhere, monkeypatch):
+    seen = []
+    out = torch.full((4, 16), float("nan"), device=DEVICE)
+
+    def times(n):
+        if not seen:  # candidates are timed into a scratch output, not ``out``
+            assert out.isnan().all()
+        return [1.0] + [0.5 + 0.01 * index for index in range(n - 1)]  # the second plan wins
+
+    monkeypatch.setattr(REDUCE_MODULE, "_time_plans", fake_timer(times, seen))
+    x, mask, scale = make_x((4, 12, 16)), make_mask((4, 12, 1)), make_scale((4, 12, 1))
+    assert reduce(x, 1, mask, scale, out=out) is out
+    torch.testing.assert_close(out, reference_reduce(x, 1, mask, scale))
+    chosen = REDUCE_MODULE._candidate_plans(x, 1, mask.expand(x.shape))[1]
+    assert REDUCE_MODULE.plan_for(x, 1, mask, scale) == chosen
+    assert seen == [len(REDUCE_MODULE._candidate_plans(x, 1, mask.expand(x.shape)))]
+    torch.testing.assert_close(reduce(x, 1, mask, scale), reference_reduce(x, 1, mask, scale))
+    assert len(seen) == 1  # cached: the second call times nothing
+    reduce(x.half(), 1, mask, scale)  # another dtype is another key
+    assert len(seen) == 2
+    # The heuristic plan where nothing was tuned for the key.
+    assert REDUCE_MODULE.plan_for(x, 2, mask, scale) == REDUCE_MODULE._plan(x, 2, mask.expand(x.shape))
+
+
+def test_autotune_keeps_the_heuristic_plan_unless_clearly_faster(tune_anywhere, monkeypatch):
+    seen = []
+    margin = REDUCE_MODULE.AUTOTUNE_MARGIN
+    monkeypatch.setattr(REDUCE_MODULE, "_time_plans",
+                        fake_timer(lambda n: [1.0, 1.0 - margin / 2] + [2.0] * (n - 2), seen))
+    x, mask = make_x((12, 4, 16)), make_mask((1, 4, 16))
+    assert_matches_reference(x, 0, mask)
+    assert seen and REDUCE_MODULE.plan_for(x, 0, mask) == REDUCE_MODULE._plan(x, 0, mask.expand(x.shape))
+
+
+@pytest.mark.parametrize("setting", ["off", "small", "other_device"])
+def test_autotune_times_nothing_when_off_or_not_worth_it(tune_anywhere, monkeypatch, setting):
+    if setting == "off":
+        monkeypatch.setattr(REDUCE_MODULE, "AUTOTUNE", False)
+    elif setting == "small":
+        monkeypatch.setattr(REDUCE_MODULE, "AUTOTUNE_MIN_ELEMENTS", 10**6)
+    else:
+        monkeypatch.setattr(REDUCE_MODULE, "AUTOTUNE_DEVICE_TYPES", ("no such device",))
+
+    def fail(runs):
+        raise AssertionError("timed")
+
+    monkeypatch.setattr(REDUCE_MODULE, "_time_plans", fail)
+    assert_matches_reference(make_x((4, 12, 16)), 1, make_mask((4, 12, 1)))
+    assert REDUCE_MODULE._TUNED == {}
+
+
+def test_split_target_zero_never_splits():
+    assert REDUCE_MODULE._splits(4, 8192, 8, 2**30, 132, 0) == (1, 8192)
+    assert 100 <= REDUCE_MODULE._splits(4, 8192, 8, 2**30, 132, 4)[0] <= 132  # ~4 programs an SM
+    assert REDUCE_MODULE._splits(4, 8192, 8, 2**30, 132) == REDUCE_MODULE._splits(
+        4, 8192, 8, 2**30, 132, REDUCE_MODULE.SPLIT_TARGET_PROGRAMS_PER_SM)
+
+
+@pytest.mark.parametrize(
+    ("shape", "dim", "classes"),
+    [((8192, 4, 8192), 0, 17), ((8192, 4, 8192), 1, 4), ((8192, 4, 8192), 2, 4), ((4, 8192, 8192), 1, 17)],
+)
+def test_shipped_candidates_are_few_and_distinct(shape, dim, classes):
+    plans = REDUCE_MODULE._candidate_plans(torch.empty(shape, device="meta"), dim, None)
+    assert len(plans) == len(set(plans)) <= classes
+    assert plans[0] == meta_plan(shape, dim)
+
+
+GPU_TUNE_CASES = [  # the shipped candidates, at sizes that keep them apart
+    ((4, 2048, 1024), 1, "none"),
+    ((4, 2048, 1024), 1, "bcast_n"),
+    ((4, 2048, 1024), 1, "bcast_m"),
+    ((2048, 4, 1024), 0, "bcast_m"),
+    ((2048, 4, 1024), 1, "bcast_m"),
+    ((2048, 4, 1024), 2, "bcast_n"),
+    ((4, 2048, 1024), 2, "bcast_m"),
+]
+
+
+def bench_mask(shape, mask_kind):
+    batch, rows, cols = shape
+    mask_shape = {"none": None, "dense": shape, "bcast_n": (batch, rows, 1), "bcast_m": (batch, 1, cols)}[mask_kind]
+    return None if mask_shape is None else make_mask(mask_shape, torch.bool)
+
+
+@pytest.mark.gpu
+@gpu
+@pytest.mark.parametrize(("shape", "dim", "mask_kind"), GPU_TUNE_CASES)
+def test_compiled_candidate_plans_match_torch(shape, dim, mask_kind):
+    x, mask, scale = make_x(shape, torch.float16), bench_mask(shape, mask_kind), make_scale((shape[0], shape[1], 1))
+    plans = REDUCE_MODULE._candidate_plans(x, dim, expanded(mask, shape))
+    assert len(plans) > 1
+    expected = reference_reduce(x, dim, mask, scale)
+    for plan in plans:
+        out = torch.full_like(expected, float("nan"))
+        REDUCE_MODULE._launch(plan, x, dim, expanded(mask, shape), expanded(scale, shape), out)
+        torch.testing.assert_close(out, expected, **TOLERANCE[torch.float16], msg=lambda m, plan=plan: f"{plan}: {m}")
+
+
+@pytest.mark.gpu
+@gpu
+def test_compiled_autotune_chooses_a_candidate_and_caches_it(monkeypatch):
+    monkeypatch.setattr(REDUCE_MODULE, "AUTOTUNE", True)
+    monkeypatch.setattr(REDUCE_MODULE, "_TUNED", {})
+    shape = (4, 2048, 1024)  # 8 Mi elements: tuned
+    x, mask, scale = make_x(shape, torch.float16), bench_mask(shape, "bcast_m"), make_scale((4, 2048, 1))
+    assert_matches_reference(x, 1, mask, scale)
+    assert len(REDUCE_MODULE._TUNED) == 1
+    assert REDUCE_MODULE.plan_for(x, 1, mask, scale) in REDUCE_MODULE._candidate_plans(x, 1, mask.expand(shape))
+    times = REDUCE_MODULE._time_plans([lambda: reduce(x, 1, mask, scale)] * 2)
+    assert all(0 < seconds < 1 for seconds in times)
