@@ -25,9 +25,10 @@ neighbouring function from counting. SL900 (syntax error) never matches.
 A positive with a matching finding is a true positive, without one a false negative; a negative
 with a matching finding is a false positive, without one it stays clean. Printed: recall over
 positives (overall, inside kernel wrappers, outside them, and without the `copy_kept` positives:
-copies whose result is returned, stored, written in place or handed to a dense-layout consumer,
-which SL301 documents it does not report), the share of negatives that stay clean, precision
-over the flagged cases, the per-case table, and the missed positives by family.
+copies whose result is returned, stored, written in place or handed to a dense-layout consumer),
+leaving out the `small` positives (expanded to one dim only, which size-aware findings skip on
+purpose; they are counted on a line of their own), the share of negatives that stay clean,
+precision over the flagged cases, the per-case table, and the missed positives by family.
 
 Only the standard library is imported at module level, so the scorer (`score`, `case_matches`)
 can be imported by the tests without downloads.
@@ -80,8 +81,11 @@ class Case:
     in_wrapper: bool
     reason: str = ""
     # A copy whose result is returned, stored, written in place, viewed or handed to a consumer
-    # that assumes a dense layout: SL301 documents that it does not report these.
+    # that assumes a dense layout (SL302 reports these; SL301 does not).
     copy_kept: bool = False
+    # Expanded to one dim only (a scalar scale repeated per expert): real, but as small as that
+    # dim, so size-aware findings leave it out on purpose. Scored apart from the headline.
+    small: bool = False
 
 
 @dataclass(frozen=True)
@@ -105,8 +109,15 @@ class Score:
     results: list[CaseResult] = field(default_factory=list)
 
     def _count(
-        self, expected: str, found: bool, wrapper: bool | None = None, kept: bool | None = None
+        self,
+        expected: str,
+        found: bool,
+        wrapper: bool | None = None,
+        kept: bool | None = None,
+        small: bool | None = False,
     ) -> int:
+        """Cases by outcome; `small=False` (the default) leaves out the one-dim positives,
+        `small=None` counts every case."""
         return sum(
             1
             for r in self.results
@@ -114,6 +125,7 @@ class Score:
             and r.found == found
             and (wrapper is None or r.case.in_wrapper == wrapper)
             and (kept is None or r.case.copy_kept == kept)
+            and (small is None or r.case.small == small)
         )
 
     @property
@@ -132,11 +144,13 @@ class Score:
     def tn(self) -> int:
         return self._count("negative", False)
 
-    def recall(self, wrapper: bool | None = None, kept: bool | None = None) -> float | None:
-        """Recall over the positives, optionally only those in (or out of) wrappers and those
-        that are (or are not) kept copies."""
-        hit = self._count("positive", True, wrapper, kept)
-        total = hit + self._count("positive", False, wrapper, kept)
+    def recall(
+        self, wrapper: bool | None = None, kept: bool | None = None, small: bool | None = False
+    ) -> float | None:
+        """Recall over the positives (not the one-dim ones unless `small` says so), optionally
+        only those in (or out of) wrappers and those that are (or are not) kept copies."""
+        hit = self._count("positive", True, wrapper, kept, small)
+        total = hit + self._count("positive", False, wrapper, kept, small)
         return hit / total if total else None
 
     def negatives_clean(self) -> float | None:
@@ -166,6 +180,10 @@ class Score:
             "tp_not_kept_copies": self._count("positive", True, kept=False),
             "recall_without_kept_copies": self.recall(kept=False),
             "recall_in_wrappers_without_kept_copies": self.recall(True, False),
+            "positives_small": self._count("positive", True, small=True)
+            + self._count("positive", False, small=True),
+            "tp_small": self._count("positive", True, small=True),
+            "recall_with_small": self.recall(small=None),
             "negatives_clean": self.negatives_clean(),
             "precision": self.precision(),
         }
@@ -391,6 +409,8 @@ def summary_lines(name: str, s: Score) -> list[str]:
         f"[{name}] recall without kept copies {_pct(m['recall_without_kept_copies'])} "
         f"({m['tp_not_kept_copies']}/{m['positives_not_kept_copies']}); "
         f"in wrappers {_pct(m['recall_in_wrappers_without_kept_copies'])}",
+        f"[{name}] one-dim (small) positives found {m['tp_small']}/{m['positives_small']} "
+        f"(left out on purpose); recall counting them {_pct(m['recall_with_small'])}",
         f"[{name}] negatives clean {_pct(m['negatives_clean'])} ({m['tn']}/{m['negatives']}); "
         f"precision over flagged cases {_pct(m['precision'])} ({m['tp']}/{m['tp'] + m['fp']})",
     ]
@@ -399,7 +419,7 @@ def summary_lines(name: str, s: Score) -> list[str]:
 def table(scores: Mapping[str, Score], markdown: bool) -> list[str]:
     names = list(scores)
     first = scores[names[0]]
-    header = ["id", "library", "file:line", "family", "wrapper", "expected", "kept copy"]
+    header = ["id", "library", "file:line", "family", "wrapper", "expected", "kept copy", "one-dim"]
     for n in names:
         header += [f"found ({n})", f"codes ({n})"]
     rows = []
@@ -407,7 +427,8 @@ def table(scores: Mapping[str, Score], markdown: bool) -> list[str]:
         c = r.case
         path = c.path.split(":", 1)[1] if c.path.startswith(f"{c.library}:") else c.path
         wrapper, kept = ("yes" if c.in_wrapper else "no"), ("yes" if c.copy_kept else "")
-        row = [c.id, c.library, f"{path}:{c.line}", c.family, wrapper, c.expected, kept]
+        small = "yes" if c.small else ""
+        row = [c.id, c.library, f"{path}:{c.line}", c.family, wrapper, c.expected, kept, small]
         for n in names:
             rr = scores[n].results[i]
             row += ["yes" if rr.found else "no", ",".join(rr.codes) or "-"]
@@ -495,7 +516,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for setting, s in scores.items():
         missed: dict[str, list[str]] = {}
         for r in s.results:
-            if r.case.expected == "positive" and not r.found:
+            if r.case.expected == "positive" and not r.found and not r.case.small:
                 missed.setdefault(r.case.family, []).append(r.case.id)
         print(f"\n[{setting}] missed positives by family:")
         for family, ids in sorted(missed.items(), key=lambda kv: (-len(kv[1]), kv[0])):

@@ -171,3 +171,15 @@ def test_empty_inputs_give_no_rates(rc):
     only_negatives = rc.score([case(rc, expected="negative")], [])
     assert only_negatives.recall() is None and only_negatives.precision() is None
     assert only_negatives.negatives_clean() == 1.0
+
+
+def test_one_dim_positives_are_scored_apart_from_the_headline(rc):
+    small = rc.Case(id="s", library="lib", version="1", path="m.py", function="f", line=3,
+                    family="expand-then-copy", expected="positive", in_wrapper=True, small=True)
+    big = rc.Case(id="b", library="lib", version="1", path="m.py", function="f", line=9,
+                  family="expand-then-copy", expected="positive", in_wrapper=True)
+    score = rc.Score([rc.CaseResult(small, False, ()), rc.CaseResult(big, True, ("SL302",))])
+    summary = score.summary()
+    assert summary["recall"] == 1.0  # the headline leaves the one-dim positive out
+    assert summary["recall_with_small"] == 0.5
+    assert (summary["tp_small"], summary["positives_small"]) == (0, 1)
