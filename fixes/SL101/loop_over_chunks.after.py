@@ -26,6 +26,5 @@ def nonzero_per_chunk(mask, rows, chunks: int):
     m = mask.expand(rows, -1)
     counts = []
     for i in range(chunks):
-        m_small, m_reps = _narrow_broadcast(m[i::chunks])
-        counts.append(int((m_small != 0).sum() * math.prod(m_reps)))
+        counts.append(int(((m_narrowed := _narrow_broadcast(m[i::chunks]))[0] != 0).sum() * math.prod(m_narrowed[-1])))
     return counts

@@ -55,9 +55,20 @@ class ReduceOfMaterializedBroadcast(Rule):
     `amax`, `amin`). Unsafe when a float sum, product, mean or logsumexp is rescaled: the
     narrowed form rounds differently (usually more accurately), and in fp16/bf16 a product
     `y.prod() ** n` can overflow or underflow where the original's running product did not,
-    or the reverse. fp16/bf16 sums accumulate in fp32 and round once, like the original. No fix is offered when the
-    materialized tensor is used by anything but reductions, when another operand may be a
-    full-size tensor, or when a result would keep a narrowed dim.
+    or the reverse. fp16/bf16 sums accumulate in fp32 and round once, like the original.
+    No fix is offered when the materialized tensor is used by anything but reductions, when
+    another operand may be a full-size tensor, or when a result would keep a narrowed dim.
+
+    The narrowing runs only where the original ran the op: a statement of its own just
+    before the op's statement when that provably changes nothing, else bound inside the
+    expression with `:=` (a branch of `a if c else b`, the right side of `and`/`or`, a
+    comprehension, an `elif`, `while` or `assert` test). The fix is shown but never applied
+    (display) when a precondition cannot be proven: a runtime `dim` that may be rebound or
+    changed before the later reduction reads it again, a materialized tensor also read by a
+    nested function, a lambda, an f-string or as a global, an operand that may be a tensor
+    (`abs(t)`), a `sum(dtype=...)` whose dtype the rescale may not keep. Its names never
+    collide with the module's: locals, helpers and the `math`/`torch` imports it reads are
+    chosen where nothing shadows them.
     """
 
     code = "SL101"

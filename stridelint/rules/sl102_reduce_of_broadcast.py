@@ -40,9 +40,11 @@ class ReduceOfBroadcast(Rule):
 
     ## Fix safety
     Safe for counts (`count_nonzero`) and scale-free reductions of identical values (`any`,
-    `all`, `amax`, `amin`). Unsafe for `sum`, `prod`, `mean` and `logsumexp`: the dtype of the
-    tensor is not known statically, and float results round differently; in fp16/bf16 a
-    product can overflow or underflow where the original did not, or the reverse.
+    `all`, `amax`, `amin`), and for sums of their results (`mask.any(dim).sum()` counts bools:
+    exact). Unsafe for `sum`, `prod`, `mean` and `logsumexp` of the tensor itself: its dtype
+    is not known statically, and float results round differently; in fp16/bf16 a product can
+    overflow or underflow where the original did not, or the reverse. Where the narrowing
+    runs, and when the fix is only shown, follow SL101.
     """
 
     code = "SL102"

@@ -1,37 +1,53 @@
 """The narrow-and-rescale rewrite (PRODUCT.md; semantics doc §0 rules 1-8, §2, §4).
 
 Narrow the broadcast *source* tensors on every dim whose stride is 0 and size > 1 before
-the first elementwise op (one statement, inserted just before the one that holds the op),
-compute on the small tensors, and rescale each reduction right after it, before any
-non-linear op: sums and counts by the repeat count of the dims they reduce, products by a
-power, logsumexp by a log; a later full reduction multiplies by the repeats still pending.
+the first elementwise op, compute on the small tensors, and rescale each reduction right
+after it, before any non-linear op: sums and counts by the repeat count of the dims they
+reduce, products by a power, logsumexp by a log; a later full reduction multiplies by the
+repeats still pending.
 
 The plan follows the materialized value through the function (through local names, as the
 dataflow recorded them) and gives up, leaving the finding without a fix, wherever it cannot
 prove the rewrite keeps every value: an operand that may be a full tensor, a view of the
 materialized tensor, a result that escapes before every narrowed dim was reduced, a second
-partial reduction, an operand with side effects, a statement it cannot insert before.
+partial reduction, an operand with side effects.
+
+Every plan then passes the validity checks (the second half of this module) before the fix
+may be `safe`: the narrowing runs only where the original evaluated the op (a statement of
+its own just before the op's statement when that is provably the same, else bound inside the
+expression with `:=`); nothing rebinds or changes a `dim` between the reductions that read
+it; every read of a followed name is one the plan rewrote; names come from a scope-aware
+allocator; the imports and helpers it reads are not shadowed. A precondition it cannot prove
+makes the fix `display`, with the reason in its message.
 """
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
-from stridelint.analysis import torch_ops
+from stridelint.analysis import guards, mutation, torch_ops
 from stridelint.analysis.dataflow import STARRED, FunctionFlow, reduction_dim
 from stridelint.analysis.module import ModuleFacts
 from stridelint.analysis.names import dotted
-from stridelint.analysis.tree import assigned_names, walk
+from stridelint.analysis.ranks import minimum_rank
+from stridelint.analysis.scalars import is_python_number
+from stridelint.analysis.scopes import NameAllocator, Scope, Scopes
+from stridelint.analysis.tree import walk
 from stridelint.analysis.values import Derived, Scalar, Sink
 from stridelint.findings import Applicability, Edit, Fix
 from stridelint.transforms import helpers
 
+# Placeholders for names chosen once the plan is complete (private-use characters, which
+# no source text the plan copies can hold).
+_MATH, _REPEATS, _REPEATED_SUM, _NARROW, _REPS = (f"\ue000{i}\ue001" for i in range(5))
 _PURE_CALLS = torch_ops.VIEW_METHODS | {"size", "stride", "dim"}
 _LOW_PRECEDENCE_PARENTS = (
     cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Return, cst.Expr, cst.Arg, cst.Element,
     cst.Comparison, cst.ComparisonTarget, cst.BooleanOperation, cst.IfExp, cst.DictElement,
+    cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp, cst.CompIf,
 )  # fmt: skip
 _ADDITIVE = (cst.Add, cst.Subtract)
 _SHIFT_AND_BITWISE = (cst.LeftShift, cst.RightShift, cst.BitAnd, cst.BitOr, cst.BitXor)
@@ -49,21 +65,49 @@ class Chain:
     reduced: str | None = None  # None: nothing yet; "all"; or the code of the reduced dims
     integer: bool = True  # values are bool/int so far: rescaled sums are exact
     float_reduction: bool = False  # a float reduction was rescaled (rounding may differ)
+    dim: cst.BaseExpression | None = None  # the runtime dim `reduced` reads, if any
+    partial: cst.Call | None = None  # the partial reduction that read it
 
 
 @dataclass
 class _Plan:
     facts: ModuleFacts
     flow: FunctionFlow
-    reps: str
-    names: helpers.HelperNames
+    context: _ModuleContext
+    owner: Scope  # the function's scope
+    minimum_rank: int  # at least this many dims (0: unknown)
     wraps: list[tuple[cst.Call, str, str]] = field(default_factory=list)  # call, prefix, suffix
     # float sums: (call, receiver, other arguments, factor) -> helper(receiver, factor, args)
     replacements: list[tuple[cst.Call, cst.BaseExpression, list[cst.Arg], str]] = field(
         default_factory=list
     )
     visited_loads: set[cst.Name] = field(default_factory=set)
+    followed: set[str] = field(default_factory=set)  # local names the value flows through
+    # (dim expression, partial reduction, later reduction that reads the dim again)
+    dim_reads: list[tuple[cst.BaseExpression, cst.Call, cst.Call]] = field(default_factory=list)
     unsafe_reasons: set[str] = field(default_factory=set)
+    display_reasons: set[str] = field(default_factory=set)
+
+
+@dataclass
+class _ModuleContext:
+    """What every narrow-and-rescale fix of one lint pass (one fix round) shares: the
+    module's scopes and one allocator, so two fixes never take the same fresh name."""
+
+    scopes: Scopes
+    allocator: NameAllocator
+
+
+_CONTEXTS: weakref.WeakKeyDictionary[ModuleFacts, _ModuleContext] = weakref.WeakKeyDictionary()
+
+
+def _module_context(facts: ModuleFacts) -> _ModuleContext:
+    context = _CONTEXTS.get(facts)
+    if context is None:
+        scopes = Scopes(facts.module)
+        context = _ModuleContext(scopes, NameAllocator(scopes))
+        _CONTEXTS[facts] = context
+    return context
 
 
 def fix_sink(facts: ModuleFacts, flow: FunctionFlow, sink: Sink) -> Fix | None:
@@ -85,6 +129,14 @@ def fix_reduction(
         return None
 
 
+@dataclass(frozen=True)
+class _Placement:
+    """Where the narrowing runs: a statement of its own at `anchor` (offset, indentation),
+    or, when `anchor` is None, bound with `:=` where the first operand stood."""
+
+    anchor: tuple[int, str] | None
+
+
 def _fix(
     facts: ModuleFacts,
     flow: FunctionFlow,
@@ -94,47 +146,72 @@ def _fix(
     chain: Chain,
     sink: Sink | None,
 ) -> Fix:
-    anchor = _insertion_anchor(facts, statement)
+    if statement is None or "\ue000" in facts.source.text:
+        raise NoFix
+    context = _module_context(facts)
+    owner = context.scopes.scope_of_function(flow.func)
+    operands = sorted(operands, key=lambda o: facts.span(o)[0])
     for operand in operands:
-        _require_pure(facts, operand)
-    names = helpers.HelperNames.for_module(facts)
-    operand_code = ", ".join(facts.text_of(o) for o in operands)
-    reused = _earlier_narrowing(facts, statement, names.narrow, operand_code, len(operands))
-    if reused is not None:
-        narrowed, reps = reused
-    else:
-        local_names = _names_in(flow.func)
-        narrowed = [_fresh(f"{_stem(o)}_small", local_names) for o in operands]
-        stem = f"{_stem(operands[0])}_reps" if len(operands) == 1 else "reps"
-        reps = _fresh(stem, local_names)
-    plan = _Plan(facts, flow, reps, names)
+        _require_pure(facts, context.scopes, operand)
+    placement = _place(facts, context.scopes, operands, start, statement)
+    rank = max(minimum_rank(facts, context.scopes, flow, o) for o in operands)
+    plan = _Plan(facts, flow, context, owner, rank)
+    if sink is not None:
+        _require_scalars(plan, list(sink.scalars))  # the op's other operands
     _follow(plan, start, chain)
     if sink is not None:
         _require_all_uses_visited(plan, sink)
+    _check_followed_names(plan)
+    _check_dim_reads(plan)
 
+    names, narrowed, reps, reused = _choose_names(plan, operands, placement, statement)
     source = facts.source
-    # Only what the emitted code calls is imported or added (a scale-free chain needs neither).
     emitted = [suffix for _, _, suffix in plan.wraps] + [r[3] for r in plan.replacements]
     edits: list[Edit] = list(
         helpers.module_edits(
             facts,
             names,
-            needs_math=any(f"{names.math}." in text for text in emitted),
-            needs_repeats=any(f"{names.repeats}(" in text for text in emitted),
+            needs_math=any(_MATH in text for text in emitted),
+            needs_narrow=not reused,
+            needs_repeats=any(_REPEATS in text for text in emitted),
             needs_repeated_sum=bool(plan.replacements),
         )
     )
-    if reused is None:
+    operand_code = ", ".join(facts.text_of(o) for o in operands)
+    if placement.anchor is not None and not reused:
         targets = ", ".join([*narrowed, reps])
-        indent_start, indent = anchor
-        line = f"{targets} = {names.narrow}({operand_code})"
+        indent_start, indent = placement.anchor
+        line = f"{targets} = {_NARROW}({operand_code})"
         edits.append(source.edit(indent_start, indent_start, f"{line}{source.newline}{indent}"))
     edits.extend(source.edit(*span) for span in _statement_edits(plan, operands, narrowed))
-    applicability = Applicability.UNSAFE if plan.unsafe_reasons else Applicability.SAFE
+    substitutions = {
+        _MATH: names.math.name, _REPEATS: names.repeats.name,
+        _REPEATED_SUM: names.repeated_sum.name, _NARROW: names.narrow.name, _REPS: reps,
+    }  # fmt: skip
+    edits = [_substituted(edit, substitutions) for edit in edits]
+    return Fix(_applicability(plan), _message(plan, operand_code), tuple(edits))
+
+
+def _applicability(plan: _Plan) -> Applicability:
+    if plan.display_reasons:
+        return Applicability.DISPLAY
+    return Applicability.UNSAFE if plan.unsafe_reasons else Applicability.SAFE
+
+
+def _message(plan: _Plan, operand_code: str) -> str:
     message = f"Narrow `{operand_code}` on its stride-0 dims before the op and rescale"
-    if plan.unsafe_reasons:
+    if plan.display_reasons:
+        message += f" (display only: {'; '.join(sorted(plan.display_reasons))})"
+    elif plan.unsafe_reasons:
         message += f" (unsafe: {'; '.join(sorted(plan.unsafe_reasons))})"
-    return Fix(applicability, message, tuple(edits))
+    return message
+
+
+def _substituted(edit: Edit, substitutions: dict[str, str]) -> Edit:
+    content = edit.content
+    for token, name in substitutions.items():
+        content = content.replace(token, name)
+    return replace(edit, content=content)
 
 
 Span = tuple[int, int, str]  # start offset, end offset, replacement text
@@ -149,7 +226,9 @@ def _statement_edits(
     edits: list[Span] = [(*facts.span(o), name) for o, name in zip(operands, narrowed)]
     # Prefixes of nested wraps that start at one offset must open outermost first.
     by_position = sorted(plan.wraps, key=lambda w: (facts.span(w[0])[0], -facts.span(w[0])[1]))
-    edits += [(facts.span(c)[0], facts.span(c)[0], prefix) for c, prefix, _ in by_position if prefix]
+    edits += [
+        (facts.span(c)[0], facts.span(c)[0], prefix) for c, prefix, _ in by_position if prefix
+    ]
     edits += [(facts.span(c)[1], facts.span(c)[1], suffix) for c, _, suffix in plan.wraps]
     # Innermost first, so an outer replacement folds in the inner one's text.
     for call, receiver, arguments, factor in sorted(
@@ -161,7 +240,7 @@ def _statement_edits(
             span = (facts.span(arguments[0])[0], facts.span(arguments[-1])[1])
             arguments_text, edits = _fold(facts, edits, span)
             parts.append(arguments_text)
-        edits.append((*facts.span(call), f"{plan.names.repeated_sum}({', '.join(parts)})"))
+        edits.append((*facts.span(call), f"{_REPEATED_SUM}({', '.join(parts)})"))
     return edits
 
 
@@ -189,6 +268,10 @@ def _follow(plan: _Plan, node: cst.BaseExpression, chain: Chain) -> None:
     parent = parents.get(node)
     if isinstance(parent, (cst.BinaryOperation, cst.Comparison, cst.ComparisonTarget)):
         owner = parents[parent] if isinstance(parent, cst.ComparisonTarget) else parent
+        if isinstance(owner, cst.Comparison) and not _is_elementwise_comparison(owner):
+            raise NoFix  # a chained comparison calls bool(): one narrowed element may pass
+        if isinstance(getattr(owner, "operator", None), cst.MatrixMultiply):
+            raise NoFix
         others = _other_operands(owner, node)
         _require_scalars(plan, others)
         integer = chain.integer and not _makes_float(owner, others)
@@ -224,9 +307,10 @@ def _follow(plan: _Plan, node: cst.BaseExpression, chain: Chain) -> None:
 
 
 def _follow_name(plan: _Plan, name: str, assign: cst.Assign, chain: Chain) -> None:
-    assigned_value = plan.flow._values.get(assign.value)
+    assigned_value = plan.flow.value_of(assign.value)
     if not isinstance(assigned_value, Derived) or not assigned_value.exact:
         raise NoFix
+    plan.followed.add(name)
     for load, value in plan.flow.loads.items():
         if load.value != name or not isinstance(value, Derived):
             continue
@@ -234,6 +318,9 @@ def _follow_name(plan: _Plan, name: str, assign: cst.Assign, chain: Chain) -> No
             continue
         if not value.exact or value.sinks != assigned_value.sinks:
             raise NoFix
+        binding = plan.context.scopes.resolve(load)
+        if binding is not plan.owner and name not in plan.owner.global_names:
+            raise NoFix  # e.g. a comprehension variable of the same name: another value
         if load in plan.visited_loads or _rebinds_itself(plan, load, name):
             # `m = m.int()`: the loads after it belong to another binding of the same name,
             # which the values cannot tell apart; refuse rather than rescale twice.
@@ -321,52 +408,111 @@ def _reduce(
         raise NoFix  # a second partial reduction renumbers the dims
     if full:
         if chain.reduced is None:
-            factor = f"{plan.names.math}.prod({plan.reps})"
+            factor = f"{_MATH}.prod({_REPS})"
         else:
-            factor = f"{plan.names.math}.prod({plan.reps}) // {chain.reduced}"
+            factor = f"{_MATH}.prod({_REPS}) // {chain.reduced}"
+            if chain.dim is not None:
+                plan.dim_reads.append((chain.dim, chain.partial, call))
         reduced = "all"
     else:
-        dim_code = plan.facts.module.code_for_node(dim).strip()
-        if isinstance(dim, cst.Integer) or (
-            isinstance(dim, cst.UnaryOperation) and isinstance(dim.expression, cst.Integer)
-        ):
-            factor = f"{plan.reps}[{dim_code}]"
-        elif isinstance(dim, cst.Name) or isinstance(dim, (cst.Tuple, cst.List)) and all(
-            isinstance(e.value, (cst.Integer, cst.UnaryOperation, cst.Name)) for e in dim.elements
-        ):
-            if name in ("any", "all") and isinstance(dim, (cst.Tuple, cst.List)) and not dim.elements:
-                _follow(plan, call, chain)  # `any(dim=())` reduces nothing (semantics §2.1)
-                return
-            # An empty sequence of dims reduces every dim, but none for any/all (§2.1).
-            empty = "" if name not in ("any", "all") else ", reduces_all_when_empty=False"
-            factor = f"{plan.names.repeats}({plan.reps}, {dim_code}{empty})"
-        else:
-            raise NoFix
+        factor = _partial_factor(plan, name, dim)
+        if factor is None:
+            _follow(plan, call, chain)  # `any(dim=())` reduces nothing (semantics §2.1)
+            return
         reduced = factor
+        if not _is_literal_dim(dim):
+            plan.dim_reads.append((dim, call, call))
+    dtype = next((a.value for a in call.args if a.keyword and a.keyword.value == "dtype"), None)
     if scale == "mul":
         exact = chain.integer or name in torch_ops.COUNT_REDUCTIONS
-        dtype = next((a.value for a in call.args if a.keyword and a.keyword.value == "dtype"), None)
-        if dtype is not None and not _names_integer_dtype([dtype]):
-            exact = False  # `sum(dtype=torch.float32)` of counts still rounds
+        if dtype is not None:
+            exact = _check_dtype_argument(plan, dtype, name)
         if not exact:
             plan.unsafe_reasons.add("a float sum of the narrowed tensor rounds differently")
-        if not exact and name == "sum" and not _has_keyword(call, "dtype"):
+        if not exact and name == "sum" and dtype is None:
             _replace_with_repeated_sum(plan, call, factor, functional)
         else:
             _wrap(plan, call, f" * {_operand(factor)}", "mul")
     elif scale == "pow":
+        if dtype is not None and not _names_dtype(dtype, ("int64", "long")):
+            plan.display_reasons.add(
+                f"`{plan.facts.snippet(dtype)}` products raised to the repeat count may overflow"
+                " that dtype and raise"
+            )
         if not chain.integer:
             plan.unsafe_reasons.add("a float product of the narrowed tensor rounds differently")
         _wrap(plan, call, f" ** {_operand(factor)}", "pow")
     elif scale == "log":
         plan.unsafe_reasons.add("logsumexp of the narrowed tensor rounds differently")
-        _wrap(plan, call, f" + {plan.names.math}.log({factor})", "add")
+        _wrap(plan, call, f" + {_MATH}.log({factor})", "add")
     elif name in ("mean", "nanmean"):
         plan.unsafe_reasons.add("the mean of the narrowed tensor rounds differently")
     integer = chain.integer and name not in ("mean", "nanmean", "logsumexp")
-    if name in torch_ops.COUNT_REDUCTIONS:
-        integer = True
-    _follow(plan, call, Chain(reduced, integer))
+    if name in torch_ops.COUNT_REDUCTIONS or name in ("any", "all"):
+        integer = True  # counts and bools, whatever the input
+    if dtype is not None and scale == "mul":
+        integer = _names_dtype(dtype, _INTEGER_DTYPES)
+    partial = None if full else call
+    runtime_dim = None if full or _is_literal_dim(dim) else dim
+    _follow(plan, call, Chain(reduced, integer, dim=runtime_dim, partial=partial))
+
+
+_INTEGER_DTYPES = ("int8", "int16", "int32", "int64", "long", "short", "uint8", "int")
+_FLOAT_DTYPES = ("float", "float16", "half", "bfloat16", "float32", "float64", "double")
+
+
+def _partial_factor(plan: _Plan, name: str, dim: cst.BaseExpression) -> str | None:
+    """The repeat count a reduction over `dim` rescales by (None: it reduces no dim). A
+    literal dim indexes the repeats directly only when the tensor surely has a dim (a 0-d
+    tensor accepts `dim=0` and `dim=-1`, but its repeats are empty); otherwise the helper,
+    which also handles runtime dims, tuples and the empty tuple (semantics §2.1)."""
+    dim_code = plan.facts.module.code_for_node(dim).strip()
+    if _is_integer_dim(dim):
+        if plan.minimum_rank >= 1:
+            return f"{_REPS}[{dim_code}]"
+        return f"{_REPEATS}({_REPS}, {dim_code})"
+    if isinstance(dim, cst.Name) or isinstance(dim, (cst.Tuple, cst.List)) and all(
+        isinstance(e.value, (cst.Integer, cst.UnaryOperation, cst.Name)) for e in dim.elements
+    ):
+        if name in ("any", "all") and isinstance(dim, (cst.Tuple, cst.List)) and not dim.elements:
+            return None
+        # An empty sequence of dims reduces every dim, but none for any/all (§2.1).
+        empty = "" if name not in ("any", "all") else ", reduces_all_when_empty=False"
+        return f"{_REPEATS}({_REPS}, {dim_code}{empty})"
+    raise NoFix
+
+
+def _is_integer_dim(dim: cst.BaseExpression) -> bool:
+    return isinstance(dim, cst.Integer) or (
+        isinstance(dim, cst.UnaryOperation)
+        and isinstance(dim.operator, cst.Minus)
+        and isinstance(dim.expression, cst.Integer)
+    )
+
+
+def _is_literal_dim(dim: cst.BaseExpression) -> bool:
+    if isinstance(dim, (cst.Tuple, cst.List)):
+        return all(_is_integer_dim(e.value) for e in dim.elements)
+    return _is_integer_dim(dim)
+
+
+def _check_dtype_argument(plan: _Plan, dtype: cst.BaseExpression, name: str) -> bool:
+    """Whether a `sum(dtype=...)` rescaled by the repeat count stays exact: integer dtypes
+    wrap alike in both forms (semantics §2.5); floats round differently (unsafe); a bool
+    result would become int64, and an unknown dtype may be bool."""
+    if _names_dtype(dtype, _INTEGER_DTYPES):
+        return True
+    if _names_dtype(dtype, _FLOAT_DTYPES):
+        return False
+    plan.display_reasons.add(
+        f"`{name}(dtype={plan.facts.snippet(dtype)})` times the repeat count may not keep"
+        " that dtype"
+    )
+    return False
+
+
+def _names_dtype(node: cst.BaseExpression, names: tuple[str, ...]) -> bool:
+    return (dotted(node) or "").split(".")[-1] in names
 
 
 def _operand(factor: str) -> str:
@@ -400,11 +546,27 @@ def _binds_looser(parent: cst.CSTNode | None, node: cst.CSTNode, operator: str) 
 
 
 def _require_scalars(plan: _Plan, expressions: list[cst.BaseExpression]) -> None:
+    """Narrowing one operand of an elementwise op is right only when the others are numbers
+    (semantics §0 rule 5). Where the dataflow took an operand for a number that this cannot
+    prove (`abs(t)` of a tensor `t`), the fix is shown, not applied."""
     for expression in expressions:
         if _is_literal(expression):
             continue
-        if not isinstance(plan.flow._values.get(expression), Scalar):
+        if is_python_number(plan.facts, plan.context.scopes, expression):
+            continue
+        if not isinstance(plan.flow.value_of(expression), Scalar):
             raise NoFix  # it may be a tensor that is not broadcast along the narrowed dims
+        plan.display_reasons.add(
+            f"`{plan.facts.snippet(expression)}` may be a tensor that is not broadcast where"
+            " the narrowed operand is"
+        )
+
+
+def _is_elementwise_comparison(comparison: cst.Comparison) -> bool:
+    python_only = (cst.Is, cst.IsNot, cst.In, cst.NotIn)
+    return len(comparison.comparisons) == 1 and not isinstance(
+        comparison.comparisons[0].operator, python_only
+    )
 
 
 def _is_literal(node: cst.BaseExpression) -> bool:
@@ -418,7 +580,7 @@ def _is_literal(node: cst.BaseExpression) -> bool:
 def _makes_float(owner: cst.CSTNode, others: list[cst.BaseExpression]) -> bool:
     """Whether the op may turn bool/int values into floats: a division, a power, or any
     operand that is not an int or bool literal (a scalar name may hold a float)."""
-    if isinstance(owner, cst.BinaryOperation) and isinstance(owner.operator, (cst.Divide, cst.Power)):
+    if isinstance(getattr(owner, "operator", None), (cst.Divide, cst.Power)):
         return True
     return not all(_is_integer_literal(o) for o in others)
 
@@ -446,24 +608,188 @@ def _require_all_uses_visited(plan: _Plan, sink: Sink) -> None:
             raise NoFix
 
 
-def _require_pure(facts: ModuleFacts, operand: cst.BaseExpression) -> None:
-    """Moving the operand's evaluation one statement earlier must not change anything."""
+def _require_pure(facts: ModuleFacts, scopes: Scopes, operand: cst.BaseExpression) -> None:
+    """Evaluating the operand inside the narrowing (or one statement earlier) must not
+    change anything: names, subscripts, attributes, views and broadcasts only."""
     for node in walk(operand):
         if isinstance(node, cst.Call):
             method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
             qualified = facts.imports.resolve(node.func)
             if method not in _PURE_CALLS and qualified not in torch_ops.BROADCAST_FUNCTIONS:
                 raise NoFix
-        elif isinstance(node, (cst.NamedExpr, cst.Await, cst.Yield, cst.Lambda)):
+        elif isinstance(node, (cst.NamedExpr, cst.Await, cst.Yield, cst.Lambda, *_COMPREHENSIONS)):
             raise NoFix
 
 
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+
+
+# ---- validity: where the narrowing runs ------------------------------------------------
+
+
+def _place(
+    facts: ModuleFacts,
+    scopes: Scopes,
+    operands: list[cst.BaseExpression],
+    start: cst.BaseExpression,
+    statement: cst.CSTNode,
+) -> _Placement:
+    """A statement of its own just before the op's statement, when running it there is
+    provably the same as running it where the op ran: the op runs exactly once and
+    everything the statement evaluates before it has no effect and cannot raise; or the
+    narrowing can neither raise nor have an effect (one surely bound name) and nothing the
+    statement evaluates before the op changes that name or its tensor. Else inside the
+    expression with `:=`, which runs exactly where and as often as the original operand."""
+    parents = facts.parents
+    first = operands[0]
+    _require_adjacent(facts, operands, start)
+    anchor = _insertion_anchor(facts, statement)
+    before = guards.evaluated_before(parents, first, statement)
+    later = guards.runs_later(parents, first, statement)
+    if anchor is not None and before is not None and later is None:
+        once = guards.condition(parents, first, statement) is None
+        if once and guards.inert(scopes, before):
+            return _Placement(anchor)  # the statement runs the op first thing, once
+        if _cannot_raise(scopes, operands) and mutation.effects(facts, scopes, before) is None:
+            return _Placement(anchor)  # narrowing earlier is invisible: nothing changes it
+    if guards.walrus_forbidden(parents, first, statement) is not None:
+        raise NoFix
+    return _Placement(None)
+
+
+def _require_adjacent(
+    facts: ModuleFacts, operands: list[cst.BaseExpression], start: cst.BaseExpression
+) -> None:
+    """Several operands are narrowed together where the first is evaluated: nothing but
+    literals may run between them."""
+    if len(operands) < 2:
+        return
+    first_end, last_start = facts.span(operands[0])[1], facts.span(operands[-1])[0]
+    inside = {id(n) for o in operands for n in walk(o)}
+    for node in walk(start):
+        if id(node) in inside or not isinstance(node, cst.BaseExpression):
+            continue
+        node_start, node_end = facts.span(node)
+        if first_end <= node_start and node_end <= last_start and not _is_literal(node):
+            raise NoFix
+    if isinstance(start, cst.Call) and any(a.star for a in start.args):
+        raise NoFix
+
+
+def _cannot_raise(scopes: Scopes, operands: list[cst.BaseExpression]) -> bool:
+    """Narrowing one surely bound name never raises (a non-tensor passes through)."""
+    return (
+        len(operands) == 1
+        and isinstance(operands[0], cst.Name)
+        and scopes.definitely_bound(operands[0])
+    )
+
+
+# ---- validity: what the plan reads later -------------------------------------------------
+
+
+def _check_followed_names(plan: _Plan) -> None:
+    """A local the narrowed value flows through must be read only where the plan rewrote
+    it: not in a nested function, a lambda or an f-string (which the dataflow does not
+    see), not shared as a global or nonlocal, not reachable through `locals()` and kin."""
+    scopes = plan.context.scopes
+    if plan.followed and scopes.uses_dynamic_scope(plan.owner):
+        plan.display_reasons.add("the function calls `locals`, `vars`, `eval` or `exec`")
+    for name in sorted(plan.followed):
+        if scopes.declared_elsewhere(plan.owner, name) or name in plan.owner.global_names:
+            plan.display_reasons.add(f"`{name}` is declared global or nonlocal")
+            continue
+        unseen = [
+            load for load in scopes.loads_of(plan.owner, name) if load not in plan.flow.loads
+        ]
+        if unseen:
+            plan.display_reasons.add(
+                f"`{name}` is also read in a nested function, a lambda or an f-string, where"
+                " it would hold the narrowed tensor"
+            )
+
+
+def _check_dim_reads(plan: _Plan) -> None:
+    """A runtime `dim` read again after its reduction (to rescale, and at the later full
+    reduction) must still hold what the reduction read, and mean the same variable there."""
+    facts, scopes = plan.facts, plan.context.scopes
+    for dim, partial, later in plan.dim_reads:
+        names = {n.value for n in walk(dim) if isinstance(n, cst.Name)}
+        dim_scope, later_scope = scopes.scope_of(dim), scopes.scope_of(later)
+        if any(scopes.lookup(dim_scope, n) is not scopes.lookup(later_scope, n) for n in names):
+            plan.display_reasons.add(
+                f"`{facts.snippet(dim)}` names another variable at `{facts.snippet(later)}`"
+            )
+            continue
+        region = mutation.region_between(
+            facts, plan.flow.func, facts.span(dim)[1], facts.span(later)[1], (dim, later)
+        )
+        reason = mutation.changes(facts, scopes, plan.owner, names, region, _helper_names(plan))
+        if reason is not None:
+            plan.display_reasons.add(
+                f"the dim `{facts.snippet(dim)}` is read again after `{facts.snippet(partial)}`"
+                f" and may have changed: {reason}"
+            )
+
+
+def _helper_names(plan: _Plan) -> frozenset[str]:
+    """The module's own narrow-and-rescale helpers (from earlier fixes): they change nothing."""
+    return helpers.own_helpers(plan.facts, plan.context.scopes)
+
+
+# ---- names -------------------------------------------------------------------------------
+
+
+def _choose_names(
+    plan: _Plan,
+    operands: list[cst.BaseExpression],
+    placement: _Placement,
+    statement: cst.CSTNode,
+) -> tuple[helpers.HelperNames, list[str], str, bool]:
+    """The helper and alias names, the narrowed operands' and repeats' code, and whether an
+    earlier narrowing of the same operands is reused."""
+    facts, context = plan.facts, plan.context
+    scopes, allocator = context.scopes, context.allocator
+    read_in: dict[str, list[Scope]] = {"math": [], "repeats": [], "repeated_sum": []}
+    for call, _, suffix in plan.wraps:
+        for token, key in ((_MATH, "math"), (_REPEATS, "repeats")):
+            if token in suffix:
+                read_in[key].append(scopes.scope_of(call))
+    for call, _, _, factor in plan.replacements:
+        read_in["repeated_sum"].append(scopes.scope_of(call))
+        for token, key in ((_MATH, "math"), (_REPEATS, "repeats")):
+            if token in factor:
+                read_in[key].append(scopes.scope_of(call))
+    site = statement if placement.anchor is not None else operands[0]
+    read_in["narrow"] = [scopes.scope_of(site)]
+    names = helpers.choose_names(facts, scopes, allocator, read_in)
+    operand_code = ", ".join(facts.text_of(o) for o in operands)
+    if placement.anchor is not None:
+        reused = _earlier_narrowing(plan, statement, operands, operand_code, names.torch.name)
+        if reused is not None:
+            narrowed, reps, helper = reused
+            names = replace(names, narrow=helpers.Name(helper, True))
+            return names, narrowed, reps, True
+        narrowed = [allocator.local(plan.owner, f"{_stem(facts, o)}_small") for o in operands]
+        stem = f"{_stem(facts, operands[0])}_reps" if len(operands) == 1 else "reps"
+        return names, narrowed, allocator.local(plan.owner, stem), False
+    pair = allocator.local(plan.owner, f"{_stem(facts, operands[0])}_narrowed")
+    narrowed = [f"({pair} := {_NARROW}({operand_code}))[0]"]
+    narrowed += [f"{pair}[{index}]" for index in range(1, len(operands))]
+    return names, narrowed, f"{pair}[-1]", False
+
+
 def _earlier_narrowing(
-    facts: ModuleFacts, statement: cst.CSTNode, helper: str, operand_code: str, count: int
-) -> tuple[list[str], str] | None:
-    """Names bound by an earlier `a_small, a_reps = helper(<same operands>)` in the same block,
-    when nothing between it and `statement` rebinds them or the operands: reuse them rather
-    than narrowing the same tensor twice."""
+    plan: _Plan,
+    statement: cst.CSTNode,
+    operands: list[cst.BaseExpression],
+    operand_code: str,
+    torch: str,
+) -> tuple[list[str], str, str] | None:
+    """Names bound by an earlier `a_small, a_reps = helper(<same operands>)` in the same
+    block, when nothing between it and the operands rebinds or changes them or the names
+    (mutation facts): reuse them rather than narrowing the same tensor twice."""
+    facts, scopes = plan.facts, plan.context.scopes
     block = facts.parents.get(statement)
     if not isinstance(block, (cst.IndentedBlock, cst.Module)):
         return None
@@ -471,20 +797,26 @@ def _earlier_narrowing(
     position = next(i for i, s in enumerate(siblings) if s is statement)
     for index in range(position - 1, -1, -1):
         earlier = siblings[index]
-        bound = _narrowing_targets(facts, earlier, helper, operand_code, count)
+        bound = _narrowing_targets(facts, scopes, earlier, operand_code, len(operands), torch)
         if bound is None:
             continue
-        watched = set(bound[0]) | {bound[1]} | _names_in(_operands_expression(earlier))
-        between = siblings[index + 1 : position]
-        if any(assigned_names(s) & watched for s in between):
+        narrowed, reps, helper = bound
+        watched = {n.value for o in operands for n in walk(o) if isinstance(n, cst.Name)}
+        watched |= {*narrowed, reps}
+        region = mutation.region_between(
+            facts, plan.flow.func, facts.span(earlier)[1], facts.span(operands[0])[0],
+            (earlier, operands[0]),
+        )
+        if mutation.changes(facts, scopes, plan.owner, watched, region, frozenset({helper})):
             return None
-        return bound
+        return narrowed, reps, helper
     return None
 
 
 def _narrowing_targets(
-    facts: ModuleFacts, statement: cst.CSTNode, helper: str, operand_code: str, count: int
-) -> tuple[list[str], str] | None:
+    facts: ModuleFacts, scopes: Scopes, statement: cst.CSTNode, operand_code: str, count: int,
+    torch: str,
+) -> tuple[list[str], str, str] | None:  # fmt: skip
     if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
         return None
     assign = statement.body[0]
@@ -493,34 +825,36 @@ def _narrowing_targets(
     target, value = assign.targets[0].target, assign.value
     if not isinstance(target, cst.Tuple) or len(target.elements) != count + 1:
         return None
-    if not (isinstance(value, cst.Call) and dotted(value.func) == helper):
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Name)):
+        return None
+    helper = value.func.value
+    if scopes.resolve(value.func) is not scopes.module:
+        return None
+    if not helpers.narrowing_helper(facts, scopes, helper, torch):
         return None
     arguments = ", ".join(facts.text_of(a.value) for a in value.args)
     names = [e.value.value for e in target.elements if isinstance(e.value, cst.Name)]
     if arguments != operand_code or len(names) != count + 1:
         return None
-    return names[:-1], names[-1]
+    return names[:-1], names[-1], helper
 
 
-def _operands_expression(statement: cst.SimpleStatementLine) -> cst.CSTNode:
-    return statement.body[0].value
-
-
-def _insertion_anchor(facts: ModuleFacts, statement: cst.CSTNode | None) -> tuple[int, str]:
-    """Offset just before the statement and the indentation to continue with."""
-    if not isinstance(statement, (cst.SimpleStatementLine, cst.If, cst.For)):
-        raise NoFix
+def _insertion_anchor(facts: ModuleFacts, statement: cst.CSTNode) -> tuple[int, str] | None:
+    """Offset just before the statement and the indentation to continue with (None where
+    no statement can be inserted: an `elif`, a one-line suite, several statements on a line)."""
+    if not isinstance(statement, (cst.SimpleStatementLine, cst.If, cst.For, cst.With)):
+        return None
     parent = facts.parents.get(statement)
     if not isinstance(parent, (cst.IndentedBlock, cst.Module)):
-        raise NoFix  # e.g. an `elif`, whose test runs only when the `if` test failed
+        return None
     if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) != 1:
-        raise NoFix
+        return None
     start, _ = facts.span(statement)
     text = facts.source.text
     line_start = facts.source.line_starts[facts.source.line_of(start) - 1]
     indent = text[line_start:start]
     if indent.strip():
-        raise NoFix
+        return None
     return start, indent
 
 
@@ -535,17 +869,15 @@ def _has_keyword(call: cst.Call, keyword: str) -> bool:
     return any(a.keyword is not None and a.keyword.value == keyword for a in call.args)
 
 
-def _names_in(func: cst.FunctionDef) -> set[str]:
-    return {n.value for n in walk(func) if isinstance(n, cst.Name)}
-
-
-def _stem(node: cst.BaseExpression) -> str:
+def _stem(facts: ModuleFacts, node: cst.BaseExpression) -> str:
     """A readable base name for the narrowed tensor: `Mask` for `args["Mask"]`, `mask` for
-    `mask[:, None].expand(...)`, `mask` for `self.mask`."""
+    `mask[:, None].expand(...)`, for `torch.broadcast_to(mask, ...)`, for `self.mask`."""
     while True:
         if isinstance(node, cst.Name):
             return node.value
-        if isinstance(node, cst.Call):  # a method call: name it after its receiver
+        if isinstance(node, cst.Call) and facts.imports.resolve(node.func) and node.args:
+            node = node.args[0].value  # a function of the module: name it after its tensor
+        elif isinstance(node, cst.Call):  # a method call: name it after its receiver
             node = node.func.value if isinstance(node.func, cst.Attribute) else node.func
         elif isinstance(node, cst.Attribute):
             if node.attr.value not in torch_ops.VIEW_ATTRIBUTES:
@@ -560,12 +892,3 @@ def _stem(node: cst.BaseExpression) -> str:
             node = node.value
         else:
             return "tensor"
-
-
-def _fresh(name: str, taken: set[str]) -> str:
-    candidate, counter = name, 1
-    while candidate in taken:
-        candidate = f"{name}_{counter}"
-        counter += 1
-    taken.add(candidate)
-    return candidate

@@ -58,7 +58,7 @@ class Spec:
 
 
 # Cases with a fix that this module does not execute, each with the reason.
-_HAND_WRITTEN = "proven by its own differential test in tests/differential_issue4"
+_HAND_WRITTEN = "proven by its own differential test in tests/differential_hoist_copy"
 NOT_EXECUTABLE: dict[str, str] = {
     case: _HAND_WRITTEN
     for case in (
@@ -67,6 +67,13 @@ NOT_EXECUTABLE: dict[str, str] = {
         "SL201/where_with_scalars", "SL201/where_two_expanded_operands",
         "SL201/inverted_mask_returned", "SL301/contiguous_mask_with_strides",
         "SL301/contiguous_of_documented_param", "SL301/zeros_like_of_expanded_read_only",
+    )
+} | {
+    f"SL101/{case}": "proven by tests/differential_hooks/test_launch_hook_fixes.py"
+    for case in (
+        "launch_specialized_kernel_attribute", "launch_kernel_in_variable_after_splats",
+        "launch_helper_strides_keyword_flags", "launch_partial_of_kernel_table",
+        "launch_cached_launcher_autotuned",
     )
 }  # fmt: skip
 
@@ -210,6 +217,29 @@ def scaled_matmul_args(draw):
 def gather_args(draw):
     mask = draw_tensor(draw, 0, 3)
     return GRID, KERNEL, {"Index": torch.zeros(mask.shape, dtype=torch.int64), "Mask": mask}
+
+
+def mask_list_and_rows(draw):
+    """(masks, rows): one to three masks of rank 0-2 (the first one is expanded)."""
+    count = 1 + draw(_INTS[4]) % 3
+    return [draw_tensor(draw, 0, 2) for _ in range(count)], draw_size(draw)
+
+
+def mask_of_any_rank_and_rows(draw):
+    """(mask, rows): a mask of rank 0-3, for code that expands only 1-D masks."""
+    return draw_tensor(draw, 0, 3), draw_size(draw)
+
+
+def two_masks_and_rows(draw):
+    """(mask, other, rows) for code that expands one, then the other, to `rows` rows."""
+    mask, copies = draw_expandable_rows(draw, 2)
+    return mask, draw_tensor(draw, 0, 2), copies
+
+
+def optional_mask_hook_args(draw):
+    """A hook's arguments whose `args` may lack the `Mask` entry."""
+    entries = {"Mask": draw_tensor(draw, 0, 3)} if draw(_BOOLS) else {}
+    return GRID, KERNEL, entries
 
 
 DENSE = torch.zeros(2, 3)  # an operand the fixed code never reads (kernels are stubbed)
@@ -439,4 +469,49 @@ SPECS: dict[str, Spec] = {
             ),
         )
     ),
+    # Fix soundness: the narrowing runs only where the op ran, names and imports are its own.
+    "SL101/assert_test_narrows_inside": Spec((Call("checked_count", rows(2)),)),
+    "SL101/attribute_rebound_between_narrowings": Spec(
+        (Call("counts", arguments(two_masks_and_rows)),)
+    ),
+    "SL101/comprehension_over_range": Spec((Call("repeated_counts", rows(2, small_int(4))),)),
+    "SL101/comprehension_variable_shadows_source": Spec(
+        (Call("per_mask_counts", arguments(mask_list_and_rows)),)
+    ),
+    "SL101/elif_test_narrows_inside": Spec((Call("classify", rows(2, boolean)),)),
+    "SL101/fresh_names_avoid_existing_locals": Spec((Call("count", rows(2)),)),
+    "SL101/generator_expression_reads_source_later": Spec(
+        (Call("lazy_counts", rows(2, small_int(4))),)
+    ),
+    "SL101/guard_and_short_circuit": Spec((Call("count_rows", rows(2)),)),
+    "SL101/guard_conditional_expression_hoisted": Spec((Call("count_rows", rows(2, boolean)),)),
+    "SL101/guard_conditional_expression_inline": Spec(
+        (Call("count_rows", arguments(mask_of_any_rank_and_rows)),)
+    ),
+    "SL101/guard_key_check_in_hook": Spec(
+        (Call("masked_metadata", arguments(optional_mask_hook_args)),)
+    ),
+    "SL101/guard_or_short_circuit": Spec((Call("all_rows_set", rows(2)),)),
+    "SL101/helper_name_already_imported": Spec(
+        (
+            Call("extra_adds", rows(2, runtime_dims(2))),
+            Call("area", arguments(lambda draw: (draw_size(draw), draw_size(draw)))),
+        )
+    ),
+    "SL101/helper_name_assigned": Spec(
+        (Call("count", rows(2)), Call("label", st.just(())))
+    ),
+    "SL101/math_alias_shadowed_by_local": Spec(
+        (Call("count", rows(2)), Call("circle", arguments(lambda draw: (float_scalar(draw),))))
+    ),
+    "SL101/math_shadowed_by_local": Spec((Call("count", rows(2)),)),
+    "SL101/torch_alias_is_a_helper_local": Spec((Call("count", leading()),)),
+    "SL101/torch_only_under_type_checking": Spec((Call("count", rows(2)),)),
+    "SL101/two_narrowings_in_one_round": Spec((Call("before_and_after_transpose", rows(2)),)),
+    "SL101/walrus_rebinds_source_before_the_op": Spec((Call("transposed_counts", rows(2)),)),
+    "SL101/while_test_narrows_inside": Spec((Call("shrink_until_sparse", rows(2)),)),
+    "SL101/zero_dim_parameter_literal_dim": Spec(
+        (Call("busiest", one_tensor(0, 4, lambda mask: (mask,))),)
+    ),
+    "SL102/any_dim_then_sum_is_exact": Spec((Call("rows_with_a_hit", rows(2, runtime_dims(2))),)),
 }
