@@ -28,9 +28,7 @@ _CAST_DTYPES = {
 }  # fmt: skip
 _DTYPE_ALIASES = {"float": "float32", "double": "float64", "half": "float16", "long": "int64",
                   "int": "int32", "short": "int16"}  # fmt: skip
-_INTEGER_DTYPE_SPELLINGS = frozenset(
-    {"bool", "int8", "int16", "int32", "int64", "long", "short", "uint8", "int"}
-)
+_INTEGER_DTYPE_SPELLINGS = torch_ops.INTEGER_DTYPE_NAMES | {"bool"}
 _MAX_DEPTH = 8
 
 

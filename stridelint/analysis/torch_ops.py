@@ -176,6 +176,13 @@ DTYPE_NAMES = frozenset(
     }
 )  # fmt: skip
 
+# How code spells integer and float dtypes, by the last part of the name (`torch.int64`,
+# `long`); bool is neither.
+INTEGER_DTYPE_NAMES = frozenset({"int8", "int16", "int32", "int64", "long", "short", "uint8", "int"})
+FLOAT_DTYPE_NAMES = frozenset(
+    {"float", "float16", "half", "bfloat16", "float32", "float64", "double"}
+)
+
 # Triton decorators that make a function a kernel.
 KERNEL_DECORATORS = frozenset(
     {"triton.jit", "triton.autotune", "triton.heuristics", "triton.runtime.jit.jit"}

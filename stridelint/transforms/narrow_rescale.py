@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
-from stridelint.analysis import guards, mutation, torch_ops
+from stridelint.analysis import dtypes, guards, mutation, torch_ops
 from stridelint.analysis.dataflow import STARRED, FunctionFlow, reduction_dim
 from stridelint.analysis.module import ModuleFacts
 from stridelint.analysis.names import dotted
@@ -353,7 +353,7 @@ def _method(plan: _Plan, call: cst.Call, name: str, chain: Chain) -> None:
     elif name in ("to", "type") and arguments:
         if not all(dotted(a) for a in arguments):
             raise NoFix  # e.g. `.to(x)`: another tensor, whose dtype we cannot read
-        _follow(plan, call, replace(chain, integer=_names_integer_dtype(arguments)))
+        _follow(plan, call, replace(chain, integer=any(dtypes.names_integer_dtype(a) for a in arguments)))
     elif name in torch_ops.ELEMENTWISE_METHODS and name not in ("where", "masked_fill"):
         _follow_elementwise_call(plan, call, name, arguments, chain)
     else:
@@ -370,12 +370,6 @@ def _follow_elementwise_call(
     if name in torch_ops.BOOL_RESULT_METHODS:
         floats = False
     _follow(plan, call, replace(chain, integer=chain.integer and not floats))
-
-
-def _names_integer_dtype(arguments: list[cst.BaseExpression]) -> bool:
-    names = {(dotted(a) or "").split(".")[-1] for a in arguments}
-    integer = {"bool", "int8", "int16", "int32", "int64", "long", "short", "uint8", "int"}
-    return bool(names & integer)
 
 
 def _replace_with_repeated_sum(plan: _Plan, call: cst.Call, factor: str, functional: bool) -> None:
@@ -451,14 +445,12 @@ def _reduce(
     if name in torch_ops.COUNT_REDUCTIONS or name in ("any", "all"):
         integer = True  # counts and bools, whatever the input
     if dtype is not None and scale == "mul":
-        integer = _names_dtype(dtype, _INTEGER_DTYPES)
+        integer = _names_dtype(dtype, torch_ops.INTEGER_DTYPE_NAMES)
     partial = None if full else call
     runtime_dim = None if full or _is_literal_dim(dim) else dim
     _follow(plan, call, Chain(reduced, integer, dim=runtime_dim, partial=partial))
 
 
-_INTEGER_DTYPES = ("int8", "int16", "int32", "int64", "long", "short", "uint8", "int")
-_FLOAT_DTYPES = ("float", "float16", "half", "bfloat16", "float32", "float64", "double")
 
 
 def _partial_factor(plan: _Plan, name: str, dim: cst.BaseExpression) -> str | None:
@@ -500,9 +492,9 @@ def _check_dtype_argument(plan: _Plan, dtype: cst.BaseExpression, name: str) -> 
     """Whether a `sum(dtype=...)` rescaled by the repeat count stays exact: integer dtypes
     wrap alike in both forms (semantics §2.5); floats round differently (unsafe); a bool
     result would become int64, and an unknown dtype may be bool."""
-    if _names_dtype(dtype, _INTEGER_DTYPES):
+    if _names_dtype(dtype, torch_ops.INTEGER_DTYPE_NAMES):
         return True
-    if _names_dtype(dtype, _FLOAT_DTYPES):
+    if _names_dtype(dtype, torch_ops.FLOAT_DTYPE_NAMES):
         return False
     plan.display_reasons.add(
         f"`{name}(dtype={plan.facts.snippet(dtype)})` times the repeat count may not keep"
@@ -511,7 +503,7 @@ def _check_dtype_argument(plan: _Plan, dtype: cst.BaseExpression, name: str) -> 
     return False
 
 
-def _names_dtype(node: cst.BaseExpression, names: tuple[str, ...]) -> bool:
+def _names_dtype(node: cst.BaseExpression, names: frozenset[str]) -> bool:
     return (dotted(node) or "").split(".")[-1] in names
 
 
