@@ -353,7 +353,8 @@ def _method(plan: _Plan, call: cst.Call, name: str, chain: Chain) -> None:
     elif name in ("to", "type") and arguments:
         if not all(dotted(a) for a in arguments):
             raise NoFix  # e.g. `.to(x)`: another tensor, whose dtype we cannot read
-        _follow(plan, call, replace(chain, integer=any(dtypes.names_integer_dtype(a) for a in arguments)))
+        integer = any(dtypes.names_integer_dtype(a) for a in arguments)
+        _follow(plan, call, replace(chain, integer=integer))
     elif name in torch_ops.ELEMENTWISE_METHODS and name not in ("where", "masked_fill"):
         _follow_elementwise_call(plan, call, name, arguments, chain)
     else:
@@ -449,8 +450,6 @@ def _reduce(
     partial = None if full else call
     runtime_dim = None if full or _is_literal_dim(dim) else dim
     _follow(plan, call, Chain(reduced, integer, dim=runtime_dim, partial=partial))
-
-
 
 
 def _partial_factor(plan: _Plan, name: str, dim: cst.BaseExpression) -> str | None:
