@@ -492,6 +492,11 @@ class FunctionFlow:
         if qualified is not None:
             return self._function(node, qualified, arguments)
         if isinstance(func, cst.Name):
+            tensors = [
+                (a.value, v) for a, v in arguments if isinstance(v, (Broadcast, Derived, Dense))
+            ]
+            if func.value in ("abs", "round") and tensors:
+                return self._elementwise(node, tensors, "elementwise", False)  # `abs(t)` is `t.abs()`
             if func.value in torch_ops.SCALAR_BUILTINS:
                 return Scalar()
             if func.value in self.facts.top_functions:

@@ -108,3 +108,11 @@ def test_an_int_annotated_parameter_is_one_number():
 def test_names_defined_from_other_names_do_not_recurse():
     value = value_of("b = n.shape[0]\nc = b + 1\nd = c + b\ny = x.expand(d)\n")
     assert isinstance(value, Broadcast)  # no RecursionError; `d` is not known to be a number
+
+
+def test_abs_of_a_broadcast_tensor_is_elementwise_not_a_number():
+    code = "def f(x, n):\n    m = x.expand(n, 4)\n    y = abs(m)\n    k = abs(n)\n"
+    text = decode(code.encode())
+    facts = ModuleFacts(cst.parse_module(text.text), text)
+    (flow,) = facts.flows_named("f")
+    assert [facts.text_of(s.node) for s in flow.sinks.values()] == ["abs(m)"]
