@@ -106,8 +106,23 @@ class FunctionFlow:
     writes: dict[cst.CSTNode, Write] = field(init=False, default_factory=dict)
     layout_ops: dict[cst.Call, LayoutOp] = field(init=False, default_factory=dict)
     env: dict[str, Value] = field(init=False, default_factory=dict)
+    # Each lambda defined here: the env where it was made and the statement that makes it
+    # (module.py analyses its body as a flow of its own, analysis/outer_flows.py).
+    lambdas: dict[cst.Lambda, tuple[dict[str, Value], cst.CSTNode | None]] = field(
+        init=False, default_factory=dict
+    )
     _statement: cst.CSTNode | None = field(init=False, default=None)
     _values: dict[cst.CSTNode, Value] = field(init=False, default_factory=dict)  # last value seen
+
+    @property
+    def name(self) -> str:
+        """The flow's own name: the function's (`<module>`, `<lambda>` for the others)."""
+        return self.func.name.value
+
+    @property
+    def caller(self) -> str:
+        """The function whose scope this code runs in, for wrapper scope and call facts."""
+        return self.name
 
     def value_of(self, node: cst.BaseExpression) -> Value:
         """The value the analysis gave `node` (the last one, after loops), or None."""
@@ -313,7 +328,13 @@ class FunctionFlow:
         return None
 
     def _ev_Lambda(self, node: cst.Lambda) -> Value:
-        return None  # a separate scope; its body runs later, if at all
+        """A separate scope whose body runs later, if at all: only its defaults run here. The
+        body is a flow of its own, seeded from the env the lambda was made in."""
+        for param in _lambda_params(node.params):
+            if param.default is not None:
+                self.ev(param.default)
+        self.lambdas[node] = (dict(self.env), self._statement)
+        return None
 
     def _ev_Name(self, node: cst.Name) -> Value:
         if node.value in ("True", "False", "None"):
@@ -772,6 +793,11 @@ def _call_site(
             described.append((position, arg.value, value))
             position += 1
     return CallSite(node, callee, tuple(described), kernels)
+
+
+def _lambda_params(params: cst.Parameters) -> list[cst.Param]:
+    star = [params.star_arg] if isinstance(params.star_arg, cst.Param) else []
+    return [*params.posonly_params, *params.params, *star, *params.kwonly_params]
 
 
 def _is_range(node: cst.BaseExpression) -> bool:

@@ -20,6 +20,14 @@ from stridelint.analysis.dataflow import CallSite, FunctionFlow
 from stridelint.analysis.launches import launch_parameters
 from stridelint.analysis.strides import StrideHelper, stride_helper
 from stridelint.analysis.names import ImportTable, dotted, iter_statements
+from stridelint.analysis.outer_flows import (
+    LambdaFlow,
+    ModuleFlow,
+    closure_facts,
+    function_globals,
+    global_facts,
+)
+from stridelint.analysis.scopes import Scopes
 from stridelint.analysis.values import Broadcast, KernelHandle, Scalar, State, Value
 from stridelint.findings import Evidence, Position
 from stridelint.source import SourceText
@@ -134,7 +142,7 @@ class ModuleFacts:
         roots = set(self.hooks)
         for flow in self.flows.values():
             if flow.launches:
-                roots.add(flow.func.name.value)
+                roots.add(flow.caller)
         for func in self.functions:
             for decorator in func.decorators:
                 target = decorator.decorator
@@ -148,7 +156,7 @@ class ModuleFacts:
         frontier = list(roots)
         while frontier:
             name = frontier.pop()
-            for flow in self.flows_named(name):
+            for flow in self.flows_in(name):
                 for site in flow.calls.values():
                     if site.callee not in reached:
                         reached.add(site.callee)
@@ -156,34 +164,77 @@ class ModuleFacts:
         return frozenset(reached)
 
     def flows_named(self, name: str) -> list[FunctionFlow]:
-        return [flow for func, flow in self.flows.items() if func.name.value == name]
+        """The flows of the functions called `name` (`<module>`: the top-level code)."""
+        return [flow for flow in self.flows.values() if flow.name == name]
+
+    def flows_in(self, name: str) -> list[FunctionFlow]:
+        """The flows that run in function `name`'s scope: its own and its lambdas'."""
+        return [flow for flow in self.flows.values() if flow.caller == name]
 
     # ---- the dataflow -----------------------------------------------------------------
 
     @cached_property
-    def flows(self) -> dict[cst.FunctionDef, FunctionFlow]:
+    def flows(self) -> dict[cst.CSTNode, FunctionFlow]:
+        """Every flow of the module, keyed by the node whose code it follows: each host
+        function (FunctionDef), the module's top-level code (the Module) and each lambda."""
+        module_flow = self.module_flow
+        globals_ = global_facts(self, module_flow) if module_flow is not None else {}
         host_functions = [f for f in self.functions if not self.is_device_code(f)]
         call_facts: dict[str, dict[str, Broadcast]] = {}
         hook_facts: dict[str, dict[str, Broadcast]] = {}
-        flows: dict[cst.FunctionDef, FunctionFlow] = {}
+        flows: dict[cst.CSTNode, FunctionFlow] = {}
         for _ in range(_INTERPROCEDURAL_ROUNDS):
             flows = {
-                func: self._flow(func, call_facts.get(func.name.value, {}), hook_facts)
+                func: self._flow(
+                    func, call_facts.get(func.name.value, {}), hook_facts, globals_
+                )
                 for func in host_functions
             }
+            if module_flow is not None:
+                flows[self.module] = module_flow
             new_calls, new_hooks = self._propagate(flows)
             if new_calls == call_facts and new_hooks == hook_facts:
                 break
             call_facts, hook_facts = new_calls, new_hooks
-        return flows
+        return {**flows, **self._lambda_flows(list(flows.values()), globals_)}
+
+    @cached_property
+    def module_flow(self) -> ModuleFlow | None:
+        """The module's top-level code as one flow (None when it is only defs and classes)."""
+        if all(isinstance(s, (cst.FunctionDef, cst.ClassDef)) for s in self.module.body):
+            return None
+        return ModuleFlow(self.module, self, {}).run()  # type: ignore[arg-type]
+
+    def _lambda_flows(
+        self, outer: list[FunctionFlow], globals_: dict[str, Value]
+    ) -> dict[cst.CSTNode, FunctionFlow]:
+        """A flow for each lambda the flows make (and the lambdas inside those)."""
+        found: dict[cst.CSTNode, FunctionFlow] = {}
+        pending = list(outer)
+        while pending:
+            enclosing = pending.pop()
+            for lam, (made_in, statement) in enclosing.lambdas.items():
+                env: dict[str, Value] = dict(self.module_kernels)
+                env.update(closure_facts(self, lam, enclosing, made_in, globals_))
+                flow = LambdaFlow(lam, self, env, statement=statement, enclosing=enclosing)  # type: ignore[arg-type]
+                found[lam] = flow.run()
+                pending.append(flow)
+        return found
+
+    @cached_property
+    def scopes(self) -> Scopes:
+        """Python's scopes of the module (built only when a fact needs them)."""
+        return Scopes(self.module)
 
     def _flow(
         self,
         func: cst.FunctionDef,
         call_facts: dict[str, Broadcast],
         hook_facts: dict[str, dict[str, Broadcast]],
+        globals_: dict[str, Value],
     ) -> FunctionFlow:
         env: dict[str, Value] = dict(self.module_kernels)
+        env.update(function_globals(self, func, globals_))
         for param in param_evidence.parameters(func):
             env.pop(param.name.value, None)
         for name in param_evidence.scalar_parameters(func):
@@ -255,13 +306,13 @@ class ModuleFacts:
         return {name: item for name, item in found.items() if name in names}
 
     def _propagate(
-        self, flows: dict[cst.FunctionDef, FunctionFlow]
+        self, flows: dict[cst.CSTNode, FunctionFlow]
     ) -> tuple[dict[str, dict[str, Broadcast]], dict[str, dict[str, Broadcast]]]:
         """Facts that flow into callees and hooks from this round's call sites."""
         call_facts: dict[str, dict[str, Broadcast]] = {}
         hook_facts: dict[str, dict[str, Broadcast]] = {}
         for flow in flows.values():
-            caller = flow.func.name.value
+            caller = flow.caller
             for site in flow.calls.values():
                 callee = self.top_functions.get(site.callee)
                 if callee is None:
@@ -309,9 +360,15 @@ class ModuleFacts:
                 State.POSSIBLE, evidence, small=value.small
             )
 
-    def in_scope(self, func: cst.FunctionDef, scope: str) -> bool:
-        """Whether POSSIBLE findings are reported in this function."""
-        return scope == "all" or func.name.value in self.wrappers
+    def in_scope(self, func: cst.FunctionDef | cst.Lambda | cst.Module, scope: str) -> bool:
+        """Whether POSSIBLE findings are reported in this function (a lambda: in the function
+        that makes it; top-level code: when it launches kernels itself)."""
+        if scope == "all":
+            return True
+        if isinstance(func, cst.FunctionDef):
+            return func.name.value in self.wrappers
+        flow = self.flows.get(func)
+        return flow is not None and flow.caller in self.wrappers
 
 
 def _has_hook_signature(func: cst.FunctionDef) -> bool:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
-from stridelint.analysis import dtypes, guards, mutation, torch_ops
+from stridelint.analysis import dtypes, guards, mutation, outer_flows, torch_ops
 from stridelint.analysis.dataflow import STARRED, FunctionFlow, reduction_dim
 from stridelint.analysis.module import ModuleFacts
 from stridelint.analysis.names import dotted
@@ -177,6 +177,7 @@ def _fix(
             needs_repeated_sum=bool(plan.replacements),
         )
     )
+    added = [edit.start for edit in edits]  # the imports and helpers, at module level
     operand_code = ", ".join(facts.text_of(o) for o in operands)
     if placement.anchor is not None and not reused:
         targets = ", ".join([*narrowed, reps])
@@ -189,7 +190,22 @@ def _fix(
         _REPEATED_SUM: names.repeated_sum.name, _NARROW: names.narrow.name, _REPS: reps,
     }  # fmt: skip
     edits = [_substituted(edit, substitutions) for edit in edits]
+    if outer_flows.runs_at_module_level(context.scopes, owner):
+        _check_module_order(plan, names, statement, edits, added)
     return Fix(_applicability(plan), _message(plan, operand_code), tuple(edits))
+
+
+def _check_module_order(plan: _Plan, names, statement, edits: list[Edit], added: list[int]) -> None:
+    """Module-level code runs top to bottom: what the fix reads there must be bound above it."""
+    text = "".join(edit.content for edit in edits)
+    helper_names = (names.narrow, names.repeats, names.repeated_sum, names.math)
+    read = [n.name for n in helper_names if n.name in text]
+    if names.narrow.name in text or names.repeated_sum.name in text:
+        read.append(names.torch.name)
+    scopes = plan.context.scopes
+    late = outer_flows.bound_late(plan.facts, scopes, statement, read, added)
+    if late is not None:
+        plan.display_reasons.add(late)
 
 
 def _applicability(plan: _Plan) -> Applicability:
