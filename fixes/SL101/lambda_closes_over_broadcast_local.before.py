@@ -1,0 +1,8 @@
+import torch
+
+
+def row_stats(row_mask, n_cols):
+    mask = row_mask[:, None].expand(-1, n_cols)
+    count = lambda: (mask != 0).sum()
+    per_col = lambda: (mask != 0).sum(dim=0)
+    return count(), per_col()

@@ -1,0 +1,28 @@
+import math
+import torch
+
+
+def _narrow_broadcast(*tensors):
+    """Narrow to size 1 every dim along which all tensor operands repeat one value (stride 0,
+    size > 1), without copying; return the narrowed operands and each dim's repeat count."""
+    shaped = [t for t in tensors if isinstance(t, torch.Tensor) and t.dim() > 0]
+    expanded = torch.broadcast_tensors(*shaped)
+    shape = expanded[0].shape if expanded else ()
+    reps = tuple(
+        n if n > 1 and all(t.stride(d) == 0 for t in expanded) else 1
+        for d, n in enumerate(shape)
+    )
+    views = iter(expanded)
+    narrowed = []
+    for t in tensors:
+        if isinstance(t, torch.Tensor) and t.dim() > 0:
+            t = next(views)
+            for d, r in enumerate(reps):
+                if r > 1:
+                    t = t.narrow(d, 0, 1)
+        narrowed.append(t)
+    return (*narrowed, reps)
+
+B, N = 8, 128
+count_positive = lambda t: (((t_narrowed := _narrow_broadcast(t.expand(B, N)))[0] > 0).sum() * math.prod(t_narrowed[-1]))
+print(count_positive(torch.randn(B, 1)))
