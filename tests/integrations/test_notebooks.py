@@ -6,6 +6,7 @@ lines without the file name), and `CASE.after.ipynb` when `--fix` changes the no
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -17,7 +18,9 @@ from stridelint import notebook
 
 CASES_DIR = Path(__file__).parent / "notebooks"
 CASES = sorted(p.name.removesuffix(".before.ipynb") for p in CASES_DIR.glob("*.before.ipynb"))
-ENV = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1"}
+# The checkout under test, even where the installed package is another one (PYTHONPATH).
+ENV = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1",
+       **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"}}
 
 
 def stridelint(cwd: Path, *args: str) -> subprocess.CompletedProcess:
