@@ -18,6 +18,7 @@ import libcst as cst
 
 from stridelint.analysis import torch_ops
 from stridelint.analysis import dtypes
+from stridelint.analysis import evidence as param_evidence
 from stridelint.analysis.dtypes import names_integer_dtype
 from stridelint.analysis.literals import literal_int
 from stridelint.analysis.names import dotted
@@ -224,7 +225,10 @@ class FunctionFlow:
                 self._bind_assignment(target.target, value, small.value)
         elif isinstance(small, cst.AnnAssign):
             if small.value is not None:
-                self._bind_assignment(small.target, self.ev(small.value), small.value)
+                value = self.ev(small.value)
+                if value is None:
+                    value = self._annotated_broadcast(small)
+                self._bind_assignment(small.target, value, small.value)
         elif isinstance(small, cst.AugAssign):
             self.ev(small.value)
             if isinstance(small.target, cst.Name):
@@ -250,6 +254,16 @@ class FunctionFlow:
                     bound = alias.asname.name if alias.asname else alias.name
                     if isinstance(bound, cst.Name):
                         self.env.pop(bound.value, None)
+
+    def _annotated_broadcast(self, small: cst.AnnAssign) -> Value:
+        """`mask: Bool[Tensor, "#b n"] = load()`: an unknown value whose annotation marks a
+        broadcastable dim is possibly broadcast."""
+        if not isinstance(small.target, cst.Name):
+            return None
+        found = param_evidence.annotation_evidence(
+            small.annotation, small.target.value, self.facts.position
+        )
+        return Broadcast(State.POSSIBLE, (found,)) if found is not None else None
 
     def _delete(self, target: cst.BaseExpression) -> None:
         if isinstance(target, cst.Name):

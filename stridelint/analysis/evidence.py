@@ -18,6 +18,7 @@ from stridelint.analysis.tree import descendants
 from stridelint.findings import Evidence, Position
 
 _BROADCAST_WORD = re.compile(r"broadcast", re.IGNORECASE)
+_BROADCAST_DIM = re.compile(r"(^|[\s'\"])[*]?#")  # `#b`, `*#batch`, after a space or quote
 _SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool", "complex"})
 
 PositionOf = Callable[[cst.CSTNode], Position]
@@ -124,16 +125,25 @@ def jaxtyping_evidence(func: cst.FunctionDef, position_of: PositionOf) -> dict[s
     for param in parameters(func):
         if param.annotation is None:
             continue
-        for string in descendants(param.annotation, cst.SimpleString):
-            value = string.evaluated_value
-            if isinstance(value, str) and re.search(r"(^|[\s'\"])[*]?#", value):
-                name = param.name.value
-                found[name] = Evidence(
-                    f"the annotation of `{name}` marks a dim `#` (broadcastable)",
-                    position_of(param.annotation),
-                )
-                break
+        item = annotation_evidence(param.annotation, param.name.value, position_of)
+        if item is not None:
+            found[param.name.value] = item
     return found
+
+
+def annotation_evidence(
+    annotation: cst.Annotation, name: str, position_of: PositionOf
+) -> Evidence | None:
+    """A jaxtyping shape with a `#` dim (`Bool[Tensor, "#b n"]`, `"*#batch n"`), also inside
+    a string annotation (`"Bool[Tensor, '#b n']"`): the dim may be broadcast (semantics §5)."""
+    for string in descendants(annotation, cst.SimpleString):
+        value = string.evaluated_value
+        if isinstance(value, str) and _BROADCAST_DIM.search(value):
+            return Evidence(
+                f"the annotation of `{name}` marks a dim `#` (broadcastable)",
+                position_of(annotation),
+            )
+    return None
 
 
 def stride_check_evidence(

@@ -65,3 +65,49 @@ def test_helper_strides_compared_in_keyword_flags():
     found = evidence.stride_check_evidence(caller, nowhere, {"_strides": stride_helper(helper)}.get)
     assert set(found) == {"mask"}
     assert not evidence.stride_check_evidence(caller, nowhere)  # without the summary: nothing
+
+
+def test_jaxtyping_broadcast_dims_in_every_spelling():
+    func = function('''
+        def f(
+            a: Bool[Tensor, "#b n"],
+            b: Float[Tensor, "b #n"],
+            c: Shaped[Tensor, "*#batch n"],
+            d: "Bool[Tensor, '#b n']",
+            e: Optional[Bool[Tensor, "#b n"]],
+            f: Bool[Tensor, "b n"],
+            g: "Tensor",
+            h: int,
+        ):
+            pass
+    ''')
+    assert set(evidence.jaxtyping_evidence(func, nowhere)) == {"a", "b", "c", "d", "e"}
+
+
+def test_annotation_evidence_names_the_annotated_name():
+    annotation = cst.Annotation(cst.parse_expression('Bool[Tensor, "#b n"]'))
+    found = evidence.annotation_evidence(annotation, "mask", nowhere)
+    assert found is not None and found.message == (
+        "the annotation of `mask` marks a dim `#` (broadcastable)"
+    )
+    plain = cst.Annotation(cst.parse_expression('Bool[Tensor, "b n"]'))
+    assert evidence.annotation_evidence(plain, "mask", nowhere) is None
+
+
+def test_annotated_assignment_with_a_broadcast_dim_is_possibly_broadcast():
+    from stridelint.analysis.values import Broadcast, Dense, State
+    from tests.analysis.parsed import facts_of, flow_of, node
+
+    facts = facts_of('''
+        import torch
+        MASK: Bool[Tensor, "#b n"] = load_mask()
+        DENSE: Bool[Tensor, "#b n"] = torch.zeros(4, 8)
+        def count(x):
+            m: "Bool[Tensor, '#b n']" = x.mask
+            return (m != 0).sum()
+    ''')
+    (module_flow,) = facts.flows_named("<module>")
+    assert module_flow.env["MASK"].state is State.POSSIBLE
+    assert isinstance(module_flow.env["DENSE"], Dense)  # a known value wins over the annotation
+    value = flow_of(facts, "count").loads[node(facts, "m", cst.Name, nth=1)]
+    assert isinstance(value, Broadcast) and value.state is State.POSSIBLE
