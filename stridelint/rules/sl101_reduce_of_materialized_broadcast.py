@@ -62,13 +62,15 @@ class ReduceOfMaterializedBroadcast(Rule):
     The narrowing runs only where the original ran the op: a statement of its own just
     before the op's statement when that provably changes nothing, else bound inside the
     expression with `:=` (a branch of `a if c else b`, the right side of `and`/`or`, a
-    comprehension, an `elif`, `while` or `assert` test). The fix is shown but never applied
-    (display) when a precondition cannot be proven: a runtime `dim` that may be rebound or
-    changed before the later reduction reads it again, a materialized tensor also read by a
-    nested function, a lambda, an f-string or as a global, an operand that may be a tensor
-    (`abs(t)`), a `sum(dtype=...)` whose dtype the rescale may not keep. Its names never
-    collide with the module's: locals, helpers and the `math`/`torch` imports it reads are
-    chosen where nothing shadows them.
+    comprehension, a lambda's body, an `elif`, `while` or `assert` test). Top-level code
+    (scripts, notebook cells) and lambdas are fixed like function bodies. The fix is shown
+    but never applied (display) when a precondition cannot be proven: a runtime `dim` that
+    may be rebound or changed before the later reduction reads it again, a materialized
+    tensor also read by a nested function, a lambda, an f-string or as a global, an operand
+    that may be a tensor (`abs(t)`), a `sum(dtype=...)` whose dtype the rescale may not
+    keep, top-level code that runs before an import or helper the fix reads is bound. Its
+    names never collide with the module's: locals, helpers and the `math`/`torch` imports
+    it reads are chosen where nothing shadows them.
     """
 
     code = "SL101"
