@@ -23,6 +23,7 @@ from stridelint.analysis.purity import (
     writes_in_place,
 )
 from stridelint.analysis.strides import is_stride_call
+from stridelint.analysis.tree import walk
 
 if TYPE_CHECKING:
     from stridelint.analysis.dataflow import FunctionFlow
@@ -252,8 +253,24 @@ class _UseWalker:
         self._followed.add(key)
         if captured(self.flow.func, target.value):
             self.add(target, OPAQUE, f"a nested function captures `{target.value}`")
+        if _binds_global(self.flow.func, target.value):
+            self.add(target, OPAQUE, f"`{target.value}` is a module-level name other modules see")
         for load in loads_after(self.facts, self.flow, target.value, statement):
             self.expression(load)
+
+
+def _binds_global(owner: cst.CSTNode, name: str) -> bool:
+    """Whether assigning `name` in this flow binds a module attribute, which importers, later
+    notebook cells and the functions of the module may read: every binding of top-level
+    code, and a name a function declares `global`."""
+    if isinstance(owner, cst.Module):
+        return True
+    if not isinstance(owner, cst.FunctionDef):
+        return False
+    return any(
+        item.name.value == name for node in walk(owner) if isinstance(node, cst.Global)
+        for item in node.names
+    )
 
 
 def _is_store_target(parents: dict[cst.CSTNode, cst.CSTNode], node: cst.CSTNode) -> bool:

@@ -196,7 +196,8 @@ def _fix(
 
 
 def _check_module_order(plan: _Plan, names, statement, edits: list[Edit], added: list[int]) -> None:
-    """Module-level code runs top to bottom: what the fix reads there must be bound above it."""
+    """Module-level code runs top to bottom: what the fix reads there must be bound above it;
+    and a module-level name it narrows is one importers and later notebook cells may read."""
     text = "".join(edit.content for edit in edits)
     helper_names = (names.narrow, names.repeats, names.repeated_sum, names.math)
     read = [n.name for n in helper_names if n.name in text]
@@ -206,6 +207,8 @@ def _check_module_order(plan: _Plan, names, statement, edits: list[Edit], added:
     late = outer_flows.bound_late(plan.facts, scopes, statement, read, added)
     if late is not None:
         plan.display_reasons.add(late)
+    for name in sorted(plan.followed) if plan.owner is scopes.module else ():
+        plan.unsafe_reasons.add(f"`{name}` is a module-level name other modules see narrowed")
 
 
 def _applicability(plan: _Plan) -> Applicability:

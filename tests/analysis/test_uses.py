@@ -72,3 +72,20 @@ def test_passes_strides_sees_a_splat_and_a_single_stride():
     assert uses.passes_strides(facts, first, node(facts, "a", cst.Name, nth=1))
     assert not uses.passes_strides(facts, first, node(facts, "b", cst.Name, nth=1))
     assert uses.passes_strides(facts, second, node(facts, "b", cst.Name, nth=2))
+
+
+def test_a_module_level_binding_escapes_to_importers():
+    facts = facts_of("import torch\nbase = torch.ones(4, 1)\nw = base.expand(4, 8).float()\n")
+    (flow,) = facts.flows_named("<module>")
+    found = uses.uses_of(facts, flow, node(facts, "base.expand(4, 8).float()", cst.Call))
+    assert [(use.kind, use.why) for use in found] == [
+        (uses.OPAQUE, "`w` is a module-level name other modules see")
+    ]
+
+
+def test_a_name_a_function_declares_global_escapes():
+    value = "x.expand(n, -1).float()"
+    facts = facts_of(f"def f(x, n):\n    global t\n    t = {value}\n")
+    found = uses.uses_of(facts, flow_of(facts, "f"), node(facts, value, cst.Call))
+    assert [use.kind for use in found] == [uses.OPAQUE]
+    assert _kinds("    y = t * 2\n") == [uses.READ]  # a local stays local
