@@ -206,7 +206,7 @@ class ModuleFacts:
         return ModuleFlow(self.module, self, {}).run()  # type: ignore[arg-type]
 
     def _lambda_flows(
-        self, outer: list[FunctionFlow], globals_: dict[str, Value]
+        self, outer: list[FunctionFlow], globals_: dict[str, Broadcast]
     ) -> dict[cst.CSTNode, FunctionFlow]:
         """A flow for each lambda the flows make (and the lambdas inside those)."""
         found: dict[cst.CSTNode, FunctionFlow] = {}
@@ -231,7 +231,7 @@ class ModuleFacts:
         func: cst.FunctionDef,
         call_facts: dict[str, Broadcast],
         hook_facts: dict[str, dict[str, Broadcast]],
-        globals_: dict[str, Value],
+        globals_: dict[str, Broadcast],
     ) -> FunctionFlow:
         env: dict[str, Value] = dict(self.module_kernels)
         env.update(function_globals(self, func, globals_))

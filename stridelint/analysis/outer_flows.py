@@ -2,11 +2,11 @@
 cells) as one flow, each lambda's body as a flow of its own, and the facts that cross into
 functions and lambdas from the scopes around them.
 
-A value crosses only where Python guarantees it is the one bound: a module-level name read
-inside a function, or a name a lambda closes over, carries its fact only when its scope binds
-it exactly once (one assignment or a parameter, no `del`, no `global`/`nonlocal` rebinding
-from elsewhere, no `from x import *`) and the reading scope binds nothing of that name, not
-even in a comprehension. Then every read sees that value or raises NameError.
+A broadcast value crosses only where Python guarantees it is the one bound: a module-level
+name read inside a function, or a name a lambda closes over, carries its fact only when its
+scope binds it exactly once (one assignment or a parameter, no `del`, no `global`/`nonlocal`
+rebinding from elsewhere, no `from x import *`) and the reading scope binds nothing of that
+name, not even in a comprehension. Then every read sees that value or raises NameError.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import libcst as cst
 
 from stridelint.analysis.dataflow import FunctionFlow, _spells_one_number
 from stridelint.analysis.tree import assigned_names, descendants
-from stridelint.analysis.values import Broadcast, Scalar, Value
+from stridelint.analysis.values import Broadcast, Value
 from stridelint.findings import Evidence
 
 if TYPE_CHECKING:
@@ -90,34 +90,32 @@ class LambdaFlow(FunctionFlow):
         return frozenset(outer - params)
 
 
-def global_facts(facts: ModuleFacts, module_flow: ModuleFlow) -> dict[str, Value]:
-    """Module-level names bound exactly once, to a broadcast tensor or a number: what any
-    function or lambda reading them sees (or NameError, before the binding ran)."""
+def global_facts(facts: ModuleFacts, module_flow: ModuleFlow) -> dict[str, Broadcast]:
+    """Module-level names bound exactly once, to a broadcast tensor: what any function or
+    lambda reading them sees (or NameError, before the binding ran). The scopes this needs
+    are built only for a module that broadcasts at top level."""
     candidates = {
-        name: value for name, value in module_flow.env.items()
-        if isinstance(value, (Broadcast, Scalar))
+        name: value for name, value in module_flow.env.items() if isinstance(value, Broadcast)
     }  # fmt: skip
     if not candidates:
         return {}
     scopes = facts.scopes
     if scopes.module.star_import or "globals()" in facts.source.text:
         return {}
-    found: dict[str, Value] = {}
+    found: dict[str, Broadcast] = {}
     for name, value in candidates.items():
         bindings = scopes.module_bindings(name)
         if len(bindings) != 1 or bindings[0].kind not in ("assign", "annassign"):
             continue
-        if isinstance(value, Broadcast):
-            message = f"`{name}` is bound once, at module level"
-            evidence = (*value.evidence, Evidence(message, facts.position(bindings[0].node)))
-            value = Broadcast(value.state, evidence, local=False, small=value.small)
-        found[name] = value
+        message = f"`{name}` is bound once, at module level"
+        evidence = (*value.evidence, Evidence(message, facts.position(bindings[0].node)))
+        found[name] = Broadcast(value.state, evidence, local=False, small=value.small)
     return found
 
 
 def function_globals(
-    facts: ModuleFacts, func: cst.FunctionDef, globals_: dict[str, Value]
-) -> dict[str, Value]:
+    facts: ModuleFacts, func: cst.FunctionDef, globals_: dict[str, Broadcast]
+) -> dict[str, Broadcast]:
     """The module facts a function reads: names it (or a comprehension or nested scope in
     it) never binds, that resolve to the module from its scope."""
     if not globals_:
@@ -136,15 +134,21 @@ def closure_facts(
     lam: cst.Lambda,
     enclosing: FunctionFlow,
     made_in: dict[str, Value],
-    globals_: dict[str, Value],
-) -> dict[str, Value]:
+    globals_: dict[str, Broadcast],
+) -> dict[str, Broadcast]:
     """What a lambda's body may assume of the names it reads: module facts (global_facts),
-    and the values of the enclosing flow's names that its scope binds exactly once."""
+    and the broadcast values of the enclosing flow's names that its scope binds exactly
+    once. The scopes this needs are built only when such a name is read."""
+    read = {n.value for n in descendants(lam.body, cst.Name)}
+    if not any(
+        isinstance(made_in.get(n, enclosing.env.get(n)), Broadcast) or n in globals_ for n in read
+    ):
+        return {}
     scopes = facts.scopes
     inner = scopes.scope_of_function(lam)
     around = scopes.scope_of_function(enclosing.func)
     local = assigned_names(lam.body) | {n.value for n in descendants(lam.params, cst.Name)}
-    seeded: dict[str, Value] = {}
+    seeded: dict[str, Broadcast] = {}
     for name in _reads(scopes, inner) - local:
         owner = scopes.lookup(inner, name)
         if owner is scopes.module:
@@ -153,7 +157,7 @@ def closure_facts(
             value = made_in.get(name, enclosing.env.get(name))
         else:
             continue
-        if isinstance(value, (Broadcast, Scalar)):
+        if isinstance(value, Broadcast):
             seeded[name] = value
     return seeded
 
