@@ -34,18 +34,20 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     warnings.simplefilter("ignore", SyntaxWarning)
     started = time.perf_counter()
-    forms = {"lambda in a function": Tally(), "module level": Tally(), "module-level lambda": Tally()}
+    forms = {"lambda in a function": Tally(), "module level": Tally(),
+             "module-level lambda": Tally()}  # fmt: skip
     for seed in range(args.first_seed, args.first_seed + args.modules):
         module = generate_module(seed, FUNCTIONS)
         forms["lambda in a function"].add(check_module(lambda_form(module)))
-        forms["module level"].add(check_module_level(seed, module_level_forms(module, in_lambda=False)))
-        forms["module-level lambda"].add(check_module_level(seed, module_level_forms(module, in_lambda=True)))
-    print(f"seeds {args.first_seed}..{args.first_seed + args.modules - 1}, {FUNCTIONS} functions a module")
+        for name, in_lambda in (("module level", False), ("module-level lambda", True)):
+            forms[name].add(check_module_level(seed, module_level_forms(module, in_lambda=in_lambda)))
+    last = args.first_seed + args.modules - 1
+    print(f"seeds {args.first_seed}..{last}, {FUNCTIONS} functions a module")
     failed = False
     for name, tally in forms.items():
         print(f"{name:22s} programs {tally.programs:6d}  rewritten (safe) {tally.rewritten:6d}  "
-              f"calls {tally.calls:6d} ({tally.raised} raised)  differences {len(tally.differences)}  "
-              f"broken {len(tally.errors)}")  # fmt: skip
+              f"calls {tally.calls:6d} ({tally.raised} raised)  "
+              f"differences {len(tally.differences)}  broken {len(tally.errors)}")  # fmt: skip
         for difference in tally.differences[:3]:
             print(difference.report())
         for error in tally.errors[:5]:

@@ -21,6 +21,7 @@ from stridelint.analysis.launches import launch_parameters
 from stridelint.analysis.strides import StrideHelper, stride_helper
 from stridelint.analysis.names import ImportTable, dotted, iter_statements
 from stridelint.analysis.outer_flows import (
+    MODULE,
     LambdaFlow,
     ModuleFlow,
     closure_facts,
@@ -216,7 +217,9 @@ class ModuleFacts:
             for lam, (made_in, statement) in enclosing.lambdas.items():
                 env: dict[str, Value] = dict(self.module_kernels)
                 env.update(closure_facts(self, lam, enclosing, made_in, globals_))
-                flow = LambdaFlow(lam, self, env, statement=statement, enclosing=enclosing)  # type: ignore[arg-type]
+                flow = LambdaFlow(  # type: ignore[arg-type]
+                    lam, self, env, statement=statement, enclosing=enclosing
+                )
                 found[lam] = flow.run()
                 pending.append(flow)
         return found
@@ -326,7 +329,8 @@ class ModuleFacts:
                         continue
                     certainty = "" if value.state is State.DEFINITE else "possibly "
                     message = (
-                        f"`{caller}` passes a {certainty}broadcast tensor `{self.snippet(expr)}` here"
+                        f"{_who(caller)} passes a {certainty}broadcast tensor "
+                        f"`{self.snippet(expr)}` here"
                     )
                     evidence = (Evidence(message, self.position(site.call)),) + value.evidence
                     known = call_facts.setdefault(site.callee, {})
@@ -352,7 +356,7 @@ class ModuleFacts:
             if not isinstance(value, Broadcast):
                 continue
             message = (
-                f"`{caller}` launches `{kernel.name}` with a possibly broadcast "
+                f"{_who(caller)} launches `{kernel.name}` with a possibly broadcast "
                 f"`{self.snippet(expr)}` as `{param}`"
             )
             evidence = (Evidence(message, self.position(site.call)),) + value.evidence
@@ -369,6 +373,11 @@ class ModuleFacts:
             return func.name.value in self.wrappers
         flow = self.flows.get(func)
         return flow is not None and flow.caller in self.wrappers
+
+
+def _who(caller: str) -> str:
+    """How messages name the code that calls: `f`, or the module's top-level code."""
+    return "top-level code" if caller == MODULE else f"`{caller}`"
 
 
 def _has_hook_signature(func: cst.FunctionDef) -> bool:

@@ -200,9 +200,10 @@ def _check_module_order(plan: _Plan, names, statement, edits: list[Edit], added:
     and a module-level name it narrows is one importers and later notebook cells may read."""
     text = "".join(edit.content for edit in edits)
     helper_names = (names.narrow, names.repeats, names.repeated_sum, names.math)
-    read = [n.name for n in helper_names if n.name in text]
+    used = [n for n in helper_names if n.name in text]
     if names.narrow.name in text or names.repeated_sum.name in text:
-        read.append(names.torch.name)
+        used.append(names.torch)
+    read = [n.name for n in used if n.exists]  # the ones the fix adds come with `added`
     scopes = plan.context.scopes
     late = outer_flows.bound_late(plan.facts, scopes, statement, read, added)
     if late is not None:

@@ -27,7 +27,8 @@ def lambda_form(module: GeneratedModule) -> GeneratedModule:
     lines = module.source.split("\n")
     for func in _functions(module.source):
         last = func.body[-1]
-        if isinstance(last, ast.Return) and last.value is not None and last.lineno == last.end_lineno:
+        one_line = last.lineno == last.end_lineno
+        if isinstance(last, ast.Return) and last.value is not None and one_line:
             line = lines[last.lineno - 1]
             indent = line[: len(line) - len(line.lstrip())]
             expression = line.strip().removeprefix("return ")
@@ -64,7 +65,8 @@ def module_level_forms(module: GeneratedModule, *, in_lambda: bool) -> list[Modu
         text = [line[4:] for line in lines[body[0].lineno - 1 : last.end_lineno]]
         final = last.lineno - body[0].lineno
         expression = text[final].removeprefix("return ")
-        text[final] = f"result = (lambda: ({expression}))()" if in_lambda else f"result = {expression}"
+        value = f"(lambda: ({expression}))()" if in_lambda else expression
+        text[final] = f"result = {value}"
         forms.append(ModuleProgram(program, parameters, header + "\n" + "\n".join(text) + "\n"))
     return forms
 
