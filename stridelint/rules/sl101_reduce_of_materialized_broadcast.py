@@ -96,5 +96,5 @@ class ReduceOfMaterializedBroadcast(Rule):
                 )
                 yield common.finding(
                     self.code, facts, sink.node, sink.statement, message, value,
-                    fix_sink(facts, flow, sink),
+                    fix_sink(facts, flow, sink, ctx.fix_style),
                 )
