@@ -7,8 +7,8 @@ import triton.language as tl
 
 
 def _narrow_broadcast(*args):
-    """The tensor args, as views cut to one element on every dim along which all of
-    them repeat one value (stride 0, size > 1), and each dim's repeat count."""
+    """The tensor args as views cut to one element on each dim they all
+    repeat (stride 0, size > 1), and each dim's repeat count."""
     shaped = [isinstance(a, torch.Tensor) and a.dim() > 0 for a in args]
     views = torch.broadcast_tensors(*(a for a, s in zip(args, shaped) if s))
     dims = zip(views[0].shape, *(v.stride() for v in views)) if views else ()

@@ -5,8 +5,8 @@ import triton.language as tl
 
 
 def _narrow_broadcast(*args):
-    """The tensor args, as views cut to one element on every dim along which all of
-    them repeat one value (stride 0, size > 1), and each dim's repeat count."""
+    """The tensor args as views cut to one element on each dim they all
+    repeat (stride 0, size > 1), and each dim's repeat count."""
     shaped = [isinstance(a, torch.Tensor) and a.dim() > 0 for a in args]
     views = torch.broadcast_tensors(*(a for a, s in zip(args, shaped) if s))
     dims = zip(views[0].shape, *(v.stride() for v in views)) if views else ()
@@ -18,9 +18,9 @@ def _narrow_broadcast(*args):
 
 
 def _repeats(reps, dim, reduces_all_when_empty=True):
-    """How many copies of each narrowed element a reduction over `dim` (an int,
-    a sequence of ints, or None) counts. None reduces every dim, and so does an
-    empty sequence, except for `any` and `all` (reduces_all_when_empty=False)."""
+    """The repeat count of a reduction over `dim` (an int, ints, or None):
+    None reduces every dim, as does an empty sequence except for `any` and
+    `all` (reduces_all_when_empty=False)."""
     dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
     if dim is None or not dims and reduces_all_when_empty:
         return math.prod(reps)

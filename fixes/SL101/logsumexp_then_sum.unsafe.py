@@ -3,8 +3,8 @@ import torch
 
 
 def _repeated_sum(t, repeats, *args, **kwargs):
-    """`t.sum(...) * repeats`, float16/bfloat16 accumulated in float32 and rounded
-    once, as the sum over every repeated copy would be."""
+    """`t.sum(...) * repeats`, float16/bfloat16 summed in float32 and
+    rounded once, as the sum over every repeated copy would be."""
     if t.dtype in (torch.float16, torch.bfloat16) and "dtype" not in kwargs:
         total = t.sum(*args, dtype=torch.float32, **kwargs)
         return (total * repeats).to(t.dtype)

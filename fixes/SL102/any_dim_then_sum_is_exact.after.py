@@ -2,9 +2,9 @@ import math
 
 
 def _repeats(reps, dim, reduces_all_when_empty=True):
-    """How many copies of each narrowed element a reduction over `dim` (an int,
-    a sequence of ints, or None) counts. None reduces every dim, and so does an
-    empty sequence, except for `any` and `all` (reduces_all_when_empty=False)."""
+    """The repeat count of a reduction over `dim` (an int, ints, or None):
+    None reduces every dim, as does an empty sequence except for `any` and
+    `all` (reduces_all_when_empty=False)."""
     dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
     if dim is None or not dims and reduces_all_when_empty:
         return math.prod(reps)

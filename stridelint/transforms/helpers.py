@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 # Each line stays within 79 characters, the shortest line length in common use.
 _NARROW = '''\
 def {name}(*args):
-    """The tensor args, as views cut to one element on every dim along which all of
-    them repeat one value (stride 0, size > 1), and each dim's repeat count."""
+    """The tensor args as views cut to one element on each dim they all
+    repeat (stride 0, size > 1), and each dim's repeat count."""
     shaped = [isinstance(a, {torch}.Tensor) and a.dim() > 0 for a in args]
     views = {torch}.broadcast_tensors(*(a for a, s in zip(args, shaped) if s))
     dims = zip(views[0].shape, *(v.stride() for v in views)) if views else ()
@@ -83,9 +83,9 @@ def {name}(t, repeats, *args, **kwargs):
 
 _REPEATS = '''\
 def {name}(reps, dim, reduces_all_when_empty=True):
-    """How many copies of each narrowed element a reduction over `dim` (an int,
-    a sequence of ints, or None) counts. None reduces every dim, and so does an
-    empty sequence, except for `any` and `all` (reduces_all_when_empty=False)."""
+    """The repeat count of a reduction over `dim` (an int, ints, or None):
+    None reduces every dim, as does an empty sequence except for `any` and
+    `all` (reduces_all_when_empty=False)."""
     dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
     if dim is None or not dims and reduces_all_when_empty:
         return {math}.prod(reps)
@@ -94,8 +94,8 @@ def {name}(reps, dim, reduces_all_when_empty=True):
 
 _REPEATED_SUM = '''\
 def {name}(t, repeats, *args, **kwargs):
-    """`t.sum(...) * repeats`, float16/bfloat16 accumulated in float32 and rounded
-    once, as the sum over every repeated copy would be."""
+    """`t.sum(...) * repeats`, float16/bfloat16 summed in float32 and
+    rounded once, as the sum over every repeated copy would be."""
     if t.dtype in ({torch}.float16, {torch}.bfloat16) and "dtype" not in kwargs:
         total = t.sum(*args, dtype={torch}.float32, **kwargs)
         return (total * repeats).to(t.dtype)
@@ -124,8 +124,8 @@ def helper_module_source() -> str:
         for kind, template in _TEMPLATES.items()
     ]
     header = (
-        '"""Helpers for stridelint\'s narrow-and-rescale fixes (`helper-module` setting):\n'
-        "reduce a broadcast tensor's one stored copy, then scale by its repeat count.\n"
+        '"""Helpers for stridelint\'s narrow-and-rescale fixes (`helper-module`):\n'
+        "reduce a broadcast tensor's one stored copy, then scale by its repeats.\n"
         'Written by `stridelint helper-module`; regenerate rather than edit."""\n\n'
         "import math\n\nimport torch\n"
     )

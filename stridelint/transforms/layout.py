@@ -39,6 +39,7 @@ class Bracketed:
     closing: str
     separator: str = ", "
     trailing: str = ","
+    optional: bool = False  # the brackets are written only when broken (`a, b = ...`)
 
 
 @dataclass(eq=False)
@@ -107,6 +108,16 @@ def lay_out(
             layouts[id(unit)] -= 1  # breaking it does not shorten the long lines
         else:
             break
+    # Breaking one unit may have made another's break needless (the formatter would not
+    # have broken it): undo each break that no line needs.
+    for unit in reversed(units):
+        while layouts[id(unit)] > _FLAT:
+            layouts[id(unit)] -= 1
+            trial = _settle(text, region, specs, units, layouts, step, newline)
+            if _excess(trial[1], line_length) > _excess(rendered, line_length):
+                layouts[id(unit)] += 1
+                break
+            indents, rendered = trial
     return [
         (s.start, s.end, _content(s, units, layouts, indents, step, newline, marked=False))
         for s in specs
@@ -183,7 +194,8 @@ def _render(piece: Piece, layout: int, indent: str, step: str, newline: str) -> 
     inner, outer = newline + indent + step, newline + indent
     if isinstance(piece, Bracketed):
         if layout == _FLAT:
-            return piece.opening + piece.separator.join(piece.parts) + piece.closing
+            body = piece.separator.join(piece.parts)
+            return body if piece.optional else piece.opening + body + piece.closing
         if layout == _BROKEN:
             body = piece.separator.join(piece.parts)
         else:
@@ -222,7 +234,8 @@ def _excess(rendered: str, line_length: int) -> int:
 
 
 def _candidates(rendered: str, units, layouts, line_length: int):
-    """The units on the long lines that can break further, outermost first, line by line."""
+    """The units on the long lines that can break further, line by line: outermost first,
+    and of units side by side the last first (a formatter splits at the last brackets)."""
     spans = []
     for i, unit in enumerate(units):
         spans.append((rendered.find(chr(_STARTS + i)), rendered.find(chr(_ENDS + i)), unit))
@@ -232,10 +245,9 @@ def _candidates(rendered: str, units, layouts, line_length: int):
         offset = line_end + 1
         if _width(RESERVED.sub("", line)) <= line_length:
             continue
-        covering = sorted(
-            (s for s in spans if s[0] <= line_end and s[1] >= line_start),
-            key=lambda s: (s[0], -s[1]),
-        )
+        covering = [s for s in spans if s[0] <= line_end and s[1] >= line_start]
+        depth = {id(s[2]): sum(o[0] < s[0] and s[1] < o[1] for o in covering) for s in covering}
+        covering.sort(key=lambda s: (depth[id(s[2])], -s[0]))
         for _, _, unit in covering:
             if layouts[id(unit)] < _deepest(unit):
                 yield unit

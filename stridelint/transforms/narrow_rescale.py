@@ -190,9 +190,9 @@ def _fix(
         pieces = _inline_narrowing(plan, operands, narrowed, reps, indent)
         inline = pieces is not None
         if pieces is None:
-            targets = ", ".join([*narrowed, reps])
+            targets = Bracketed("(", [*narrowed, reps], ")", optional=True)
             call = Bracketed(f"{_NARROW}(", [facts.text_of(o) for o in operands], ")")
-            pieces = [f"{targets} = ", call, source.newline + indent]
+            pieces = [targets, " = ", call, source.newline + indent]
         specs.append(Spec(indent_start, indent_start, pieces))
     specs.extend(_statement_specs(plan, operands, narrowed))
     emitted = [tail for _, _, tail in plan.wraps] + [r[3] for r in plan.replacements]
