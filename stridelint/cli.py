@@ -502,19 +502,19 @@ def _rule(code: str | None, show_all: bool) -> int:
     return EXIT_CLEAN
 
 
-@main.command("helper-module", short_help="Print the module the `helper-module` setting names.")
-def helper_module() -> None:
+@main.command(short_help="Print the fix helpers as a module, for `helper-module`.")
+def helpers() -> None:
     """Print the narrow-and-rescale helpers as a module of their own.
 
     With `helper-module = "pkg._broadcast"` in the settings, the fixes import
     `narrow_broadcast`, `repeats` and `repeated_sum` from that module instead of pasting
     them into each fixed module. Save this output there once, e.g.
-    `stridelint helper-module > pkg/_broadcast.py`.
+    `stridelint helpers > pkg/_broadcast.py`.
     """
-    sys.exit(_guarded(_helper_module))
+    sys.exit(_guarded(_helpers))
 
 
-def _helper_module() -> int:
+def _helpers() -> int:
     from stridelint.transforms.helpers import helper_module_source
 
     click.echo(helper_module_source(), nl=False)

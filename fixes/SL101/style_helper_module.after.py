@@ -1,5 +1,5 @@
 """With `helper-module = "kernels._broadcast"`, the fixes import the helpers from that
-module (written once by `stridelint helper-module`) instead of pasting them here. The
+module (written once by `stridelint helpers`) instead of pasting them here. The
 narrowing of a parameter that may not be a tensor needs the helper."""
 
 import math

@@ -57,7 +57,7 @@ class ReduceOfMaterializedBroadcast(Rule):
     m_small = m[tuple(slice(1) if r > 1 else slice(None) for r in m_reps)]
     ```
     Otherwise it adds the small helpers to the module once, or imports them from the module
-    that the `helper-module` setting names (`stridelint helper-module` prints its text). The
+    that the `helper-module` setting names (`stridelint helpers` prints its text). The
     lines it writes fit the `line-length` setting (else Ruff's or Black's, else 88): a longer
     rescaled expression is broken inside parentheses, as a formatter would.
 

@@ -126,7 +126,7 @@ def helper_module_source() -> str:
     header = (
         '"""Helpers for stridelint\'s narrow-and-rescale fixes (`helper-module`):\n'
         "reduce a broadcast tensor's one stored copy, then scale by its repeats.\n"
-        'Written by `stridelint helper-module`; regenerate rather than edit."""\n\n'
+        'Written by `stridelint helpers`; regenerate rather than edit."""\n\n'
         "import math\n\nimport torch\n"
     )
     return header + "".join(f"\n\n{h}" for h in helpers)

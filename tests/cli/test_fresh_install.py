@@ -78,7 +78,7 @@ CHECKS = {
         0, files={"stridelint.patch": "+++ b/mod.py"}
     ),
     "stridelint check --fix --exit-non-zero-on-fix .": Expect(1, "fixed"),
-    "stridelint helper-module > src/pkg/_broadcast.py": Expect(
+    "stridelint helpers > src/pkg/_broadcast.py": Expect(
         0, files={"src/pkg/_broadcast.py": "def narrow_broadcast(*args):"}
     ),
 }

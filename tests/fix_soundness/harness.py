@@ -52,7 +52,7 @@ FORMS = {
 
 
 def register_helper_module() -> None:
-    """Make `HELPER_MODULE` importable, holding what `stridelint helper-module` writes."""
+    """Make `HELPER_MODULE` importable, holding what `stridelint helpers` writes."""
     if HELPER_MODULE not in sys.modules:
         module = types.ModuleType(HELPER_MODULE)
         exec(compile(helper_module_source(), HELPER_MODULE, "exec"), module.__dict__)  # noqa: S102
