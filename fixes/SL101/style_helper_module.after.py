@@ -1,10 +1,10 @@
-"""With `helper-module = "kernels._broadcast"`, the fixes import the helpers from that
+"""With `helper-module = "mylib._broadcast"`, the fixes import the helpers from that
 module (written once by `stridelint helpers`) instead of pasting them here. The
 narrowing of a parameter that may not be a tensor needs the helper."""
 
 import math
 import torch
-from kernels._broadcast import narrow_broadcast, repeats
+from mylib._broadcast import narrow_broadcast, repeats
 
 
 def masked_count(mask: torch.Tensor, dim: int) -> torch.Tensor:

@@ -1,4 +1,4 @@
-"""With `helper-module = "kernels._broadcast"`, the fixes import the helpers from that
+"""With `helper-module = "mylib._broadcast"`, the fixes import the helpers from that
 module (written once by `stridelint helpers`) instead of pasting them here. The
 narrowing of a parameter that may not be a tensor needs the helper."""
 

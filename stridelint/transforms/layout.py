@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Union
 
 # Characters no source the fixes touch may hold (the fixes' own placeholders use the
 # lowest of them); unit markers are taken from the rest.
@@ -65,7 +64,7 @@ class Closes:
     unit: Wrapped
 
 
-Piece = Union[str, Bracketed, Opens, Closes]
+Piece = str | Bracketed | Opens | Closes
 
 
 @dataclass

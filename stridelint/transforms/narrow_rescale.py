@@ -40,7 +40,7 @@ from stridelint.analysis.values import Broadcast, Derived, Scalar, Sink, State
 from stridelint.findings import Applicability, Edit, Fix
 from stridelint.transforms import helpers, layout
 from stridelint.transforms.layout import Bracketed, Closes, Opens, Piece, Spec, Wrapped
-from stridelint.transforms.style import FixStyle
+from stridelint.transforms.style import DEFAULT_STYLE, FixStyle
 
 # Placeholders for names chosen once the plan is complete (private-use characters, which
 # no source text the plan copies can hold).
@@ -78,7 +78,7 @@ class _Plan:
     context: _ModuleContext
     owner: Scope  # the function's scope
     minimum_rank: int  # at least this many dims (0: unknown)
-    style: FixStyle = FixStyle()
+    style: FixStyle = field(default_factory=FixStyle)
     # call, whether it needs parentheses around it and its rescale, the rescale (" * f")
     wraps: list[tuple[cst.Call, bool, str]] = field(default_factory=list)
     # float sums: (call, receiver, other arguments, factor) -> helper(receiver, factor, args)
@@ -118,7 +118,7 @@ def _module_context(facts: ModuleFacts) -> _ModuleContext:
 
 
 def fix_sink(
-    facts: ModuleFacts, flow: FunctionFlow, sink: Sink, style: FixStyle = FixStyle()
+    facts: ModuleFacts, flow: FunctionFlow, sink: Sink, style: FixStyle = DEFAULT_STYLE
 ) -> Fix | None:
     """The fix for SL101: narrow the sink's broadcast operands, rescale its reductions."""
     try:
@@ -133,7 +133,7 @@ def fix_reduction(
     flow: FunctionFlow,
     operand: cst.BaseExpression,
     statement,
-    style: FixStyle = FixStyle(),
+    style: FixStyle = DEFAULT_STYLE,
 ) -> Fix | None:
     """The fix for SL102: narrow the reduced tensor itself, rescale the reduction."""
     try:

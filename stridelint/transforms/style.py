@@ -13,3 +13,6 @@ class FixStyle:
 
     line_length: int = 88
     helper_module: str | None = None
+
+
+DEFAULT_STYLE = FixStyle()

@@ -3,7 +3,14 @@ way a formatter breaks it, never touching the code between the fix's own pieces.
 
 from __future__ import annotations
 
-from stridelint.transforms.layout import Bracketed, Closes, Opens, Spec, Wrapped, lay_out
+from stridelint.transforms.layout import (
+    Bracketed,
+    Closes,
+    Opens,
+    Spec,
+    Wrapped,
+    lay_out,
+)
 
 
 def _fixed(text: str, specs: list[Spec], line_length: int) -> str:
