@@ -1,6 +1,8 @@
-"""The module-local helpers the narrow-and-rescale fix calls, and the edits that add them.
+"""The helpers the narrow-and-rescale fix calls, and the edits that add or import them.
 
-One small helper per module instead of the narrowing loop at every site (ARCHITECTURE.md).
+One small helper per module instead of the narrowing loop at every site (ARCHITECTURE.md),
+or, with the `helper-module` setting, one per package, imported (`helper_module_source` is
+that module's text). The fix needs none where it writes the narrowing out.
 A helper already present (from an earlier fix) is reused; anything else bound to the name (a
 different function, an import, an assignment) is left alone and the helper gets another
 name, as does a helper whose name a local shadows where the fix calls it. The modules the

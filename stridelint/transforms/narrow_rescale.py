@@ -14,11 +14,16 @@ partial reduction, an operand with side effects.
 
 Every plan then passes the validity checks (the second half of this module) before the fix
 may be `safe`: the narrowing runs only where the original evaluated the op (a statement of
-its own just before the op's statement when that is provably the same, else bound inside the
+its own just before the op's statement when that is provably the same, or right after the
+statement that made the tensor when nothing in between can change it, else bound inside the
 expression with `:=`); nothing rebinds or changes a `dim` between the reductions that read
 it; every read of a followed name is one the plan rewrote; names come from a scope-aware
 allocator; the imports and helpers it reads are not shadowed. A precondition it cannot prove
 makes the fix `display`, with the reason in its message.
+
+How the code looks is `FixStyle`'s: the narrowing written out for one name that surely holds
+a tensor (`_inline_narrowing`), else a call of the helpers (pasted, or imported from the
+`helper-module`); every piece the fix writes is laid out to the line length (layout.py).
 """
 
 from __future__ import annotations
