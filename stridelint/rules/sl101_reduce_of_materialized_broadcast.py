@@ -45,9 +45,21 @@ class ReduceOfMaterializedBroadcast(Rule):
     m = Mask_small != 0
     loads = m.sum() * math.prod(Mask_reps)
     per_row = m.sum(dim=dim) * _repeats(Mask_reps, dim)
-    adds = (per_row - 1).clamp(min=0).sum() * (math.prod(Mask_reps) // _repeats(Mask_reps, dim))
+    adds = (
+        (per_row - 1).clamp(min=0).sum()
+        * (math.prod(Mask_reps) // _repeats(Mask_reps, dim))
+    )
     ```
-    The fix adds the two small helpers to the module once.
+    For a tensor the function made itself (`m = mask.expand(rows, -1)`), the fix writes the
+    narrowing out instead of calling a helper:
+    ```python
+    m_reps = tuple(n if st == 0 and n > 1 else 1 for n, st in zip(m.shape, m.stride()))
+    m_small = m[tuple(slice(1) if r > 1 else slice(None) for r in m_reps)]
+    ```
+    Otherwise it adds the small helpers to the module once, or imports them from the module
+    that the `helper-module` setting names (`stridelint helpers` prints its text). The
+    lines it writes fit the `line-length` setting (else Ruff's or Black's, else 88): a longer
+    rescaled expression is broken inside parentheses, as a formatter would.
 
     ## Fix safety
     Safe when every rescaled reduction counts bool or integer values (sums and counts are
@@ -96,5 +108,5 @@ class ReduceOfMaterializedBroadcast(Rule):
                 )
                 yield common.finding(
                     self.code, facts, sink.node, sink.statement, message, value,
-                    fix_sink(facts, flow, sink),
+                    fix_sink(facts, flow, sink, ctx.fix_style),
                 )
