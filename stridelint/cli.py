@@ -502,6 +502,25 @@ def _rule(code: str | None, show_all: bool) -> int:
     return EXIT_CLEAN
 
 
+@main.command(short_help="Print the fix helpers as a module, for `helper-module`.")
+def helpers() -> None:
+    """Print the narrow-and-rescale helpers as a module of their own.
+
+    With `helper-module = "pkg._broadcast"` in the settings, the fixes import
+    `narrow_broadcast`, `repeats` and `repeated_sum` from that module instead of pasting
+    them into each fixed module. Save this output there once, e.g.
+    `stridelint helpers > pkg/_broadcast.py`.
+    """
+    sys.exit(_guarded(_helpers))
+
+
+def _helpers() -> int:
+    from stridelint.transforms.helpers import helper_module_source
+
+    click.echo(helper_module_source(), nl=False)
+    return EXIT_CLEAN
+
+
 @main.command(short_help="Run the language server (LSP over stdio) for editors.")
 def server() -> None:
     """Serve diagnostics, quick fixes and "fix all" to an editor over standard input and

@@ -53,6 +53,10 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
 
 SCOPES: tuple[str, ...] = ("wrappers", "all")
 
+# Ruff's and Black's default, and the range Ruff accepts.
+DEFAULT_LINE_LENGTH = 88
+MAX_LINE_LENGTH = 320
+
 # In search order: the dedicated files win over pyproject.toml within one directory.
 CONFIG_FILENAMES: tuple[str, ...] = ("stridelint.toml", ".stridelint.toml", "pyproject.toml")
 
@@ -88,6 +92,11 @@ class Config:
     fixable: tuple[str, ...] = ("SL",)
     unfixable: tuple[str, ...] = ()
     unsafe_fixes: bool = False
+    # How the fixes write code: the longest line they may write (stridelint's `line-length`,
+    # else the project's Ruff or Black setting), and the module holding the narrow-and-rescale
+    # helpers that the fixes import instead of pasting them into each fixed module.
+    line_length: int = DEFAULT_LINE_LENGTH
+    helper_module: str | None = None
 
     def with_overrides(
         self,
@@ -194,6 +203,14 @@ def load_config(start: Path, *, explicit: Path | None = None, isolated: bool = F
     start = Path(os.path.abspath(start))
     if isolated:
         return Config(root=start, source=None)
+    config = _load_stridelint_config(start, explicit)
+    if config.source is not None and _sets_line_length(config.source):
+        return config
+    directory = start if explicit is None else Path(os.path.abspath(explicit.parent))
+    return dataclasses.replace(config, line_length=formatter_line_length(directory))
+
+
+def _load_stridelint_config(start: Path, explicit: Path | None) -> Config:
     if explicit is not None:
         document = _read_toml(explicit)
         if explicit.name == "pyproject.toml":
@@ -212,6 +229,57 @@ def load_config(start: Path, *, explicit: Path | None = None, isolated: bool = F
             if table is not None:
                 return _config_from_table(table, candidate, in_pyproject=True)
     return Config(root=start, source=None)
+
+
+def _sets_line_length(source: Path) -> bool:
+    """Whether stridelint's own settings file sets `line-length` (it was read already)."""
+    document = _read_toml(source)
+    if source.name == "pyproject.toml":
+        document = _stridelint_table(document, source) or {}
+    return "line-length" in document
+
+
+def formatter_line_length(start: Path) -> int:
+    """The line length the project's formatter keeps, found the way Ruff finds its settings:
+    the nearest `.ruff.toml`, `ruff.toml` or pyproject.toml with `[tool.ruff]` in `start` or
+    its parents (in that order within a directory), its `line-length`, else 88; a
+    pyproject.toml whose `[tool.ruff]` does not set it may set Black's `[tool.black]`
+    `line-length`. Files of other tools that cannot be read or hold no valid length are
+    passed over: they are those tools' to report."""
+    for directory in (start, *start.parents):
+        for filename in (".ruff.toml", "ruff.toml"):
+            document = _other_tool_file(directory / filename)
+            if document is not None:
+                return _length_or_default(document.get("line-length"))
+        document = _other_tool_file(directory / "pyproject.toml")
+        tool = document.get("tool") if document is not None else None
+        if not isinstance(tool, dict):
+            continue
+        ruff, black = tool.get("ruff"), tool.get("black")
+        for table in (ruff, black):
+            if isinstance(table, dict) and _valid_length(table.get("line-length")):
+                return table["line-length"]
+        if isinstance(ruff, dict) or isinstance(black, dict):
+            return DEFAULT_LINE_LENGTH
+    return DEFAULT_LINE_LENGTH
+
+
+def _other_tool_file(path: Path) -> dict[str, Any] | None:
+    if not path.is_file():
+        return None
+    try:
+        with open(path, "rb") as file:
+            return tomllib.load(file)
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+
+
+def _valid_length(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_LINE_LENGTH
+
+
+def _length_or_default(value: Any) -> int:
+    return value if _valid_length(value) else DEFAULT_LINE_LENGTH
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -318,6 +386,9 @@ def settings_toml(config: Config) -> str:
     for key in _PARSERS:
         if key == "per-file-ignores":
             continue
+        if key == "helper-module" and config.helper_module is None:
+            lines.append("# helper-module: not set (the fixes paste their helpers)")
+            continue
         lines.append(f"{key} = {_toml_value(getattr(config, key.replace('-', '_')))}")
     lines += ["", "[per-file-ignores]"]
     lines += [
@@ -329,6 +400,8 @@ def settings_toml(config: Config) -> str:
 def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
     if isinstance(value, str):
         return json.dumps(value)  # a JSON string is a valid TOML basic string
     return "[" + ", ".join(_toml_value(item) for item in value) + "]"
@@ -401,6 +474,22 @@ def _boolean(value: Any, label: str) -> bool:
     return value
 
 
+def _line_length(value: Any, label: str) -> int:
+    if not _valid_length(value):
+        shown = _toml_type(value) if not isinstance(value, int) else str(value)
+        raise ConfigError(f"{label}: expected an integer from 1 to {MAX_LINE_LENGTH}, got {shown}")
+    return value
+
+
+def _module_name(value: Any, label: str) -> str:
+    if not isinstance(value, str) or not all(p.isidentifier() for p in value.split(".")):
+        shown = repr(value) if isinstance(value, str) else _toml_type(value)
+        raise ConfigError(
+            f"{label}: expected a dotted module name such as 'mypkg._broadcast', got {shown}"
+        )
+    return value
+
+
 def _scope(value: Any, label: str) -> str:
     if value not in SCOPES:
         expected = ", ".join(repr(scope) for scope in SCOPES)
@@ -436,6 +525,8 @@ _PARSERS: dict[str, Callable[[Any, str], Any]] = {
     "fixable": _selectors,
     "unfixable": _selectors,
     "unsafe-fixes": _boolean,
+    "line-length": _line_length,
+    "helper-module": _module_name,
 }
 
 

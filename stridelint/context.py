@@ -9,6 +9,7 @@ import libcst as cst
 
 from stridelint.analysis.module import ModuleFacts
 from stridelint.source import SourceText
+from stridelint.transforms.style import DEFAULT_STYLE, FixStyle
 
 
 @dataclass
@@ -18,6 +19,7 @@ class RuleContext:
     scope: str = "wrappers"
     broadcast_hints: tuple[str, ...] = ()
     wrapper_decorators: tuple[str, ...] = ()
+    fix_style: FixStyle = DEFAULT_STYLE
 
     @cached_property
     def facts(self) -> ModuleFacts:

@@ -81,6 +81,7 @@ def lint_text(
     import libcst as cst
 
     from stridelint.context import RuleContext
+    from stridelint.transforms.style import FixStyle
 
     syntax_rules = [rule() for rule in enabled if rule.trigger == SYNTAX]
     try:
@@ -99,6 +100,7 @@ def lint_text(
         scope=config.scope,
         broadcast_hints=config.broadcast_hints,
         wrapper_decorators=config.wrapper_decorators,
+        fix_style=FixStyle(config.line_length, config.helper_module),
     )
     result = LintResult([])
     for rule in enabled:

@@ -176,8 +176,8 @@ def test_snake_case_key_suggests_kebab_case(tmp_path: Path) -> None:
 
 
 def test_unknown_key_without_close_match(tmp_path: Path) -> None:
-    write(tmp_path / "stridelint.toml", "line-length = 88\n")
-    assert load_error(tmp_path) == "stridelint.toml: line-length: unknown key"
+    write(tmp_path / "stridelint.toml", 'target-version = "py39"\n')
+    assert load_error(tmp_path) == "stridelint.toml: target-version: unknown key"
 
 
 def test_string_instead_of_list(tmp_path: Path) -> None:
@@ -494,3 +494,77 @@ def test_fingerprint_is_stable_across_loads(tmp_path: Path) -> None:
 def test_fingerprint_changes_with_every_setting(tmp_path: Path, change: dict[str, Any]) -> None:
     default = Config(root=tmp_path, source=None)
     assert Config(root=tmp_path, source=None, **change).fingerprint() != default.fingerprint()
+
+
+# How fixes write code: line-length and helper-module
+
+
+def test_line_length_and_helper_module_are_read_and_checked(tmp_path: Path) -> None:
+    write(tmp_path / "stridelint.toml", 'line-length = 100\nhelper-module = "pkg._broadcast"\n')
+    config = load_config(tmp_path)
+    assert (config.line_length, config.helper_module) == (100, "pkg._broadcast")
+    write(tmp_path / "stridelint.toml", "line-length = 0\n")
+    assert load_error(tmp_path) == (
+        "stridelint.toml: line-length: expected an integer from 1 to 320, got 0"
+    )
+    write(tmp_path / "stridelint.toml", 'line-length = "88"\n')
+    assert load_error(tmp_path).endswith("expected an integer from 1 to 320, got a string")
+    write(tmp_path / "stridelint.toml", 'helper-module = "pkg.-x"\n')
+    assert load_error(tmp_path) == (
+        "stridelint.toml: helper-module: expected a dotted module name such as "
+        "'mypkg._broadcast', got 'pkg.-x'"
+    )
+
+
+def test_without_settings_the_line_length_is_88(tmp_path: Path) -> None:
+    assert load_config(tmp_path).line_length == 88
+    assert load_config(tmp_path, isolated=True).line_length == 88
+
+
+@pytest.mark.parametrize(
+    ("filename", "text", "expected"),
+    [
+        ("ruff.toml", "line-length = 100\n", 100),
+        (".ruff.toml", "line-length = 79\n", 79),
+        ("ruff.toml", "[lint]\nselect = ['E']\n", 88),  # Ruff's own default
+        ("pyproject.toml", "[tool.ruff]\nline-length = 120\n", 120),
+        ("pyproject.toml", "[tool.black]\nline-length = 99\n", 99),
+        ("pyproject.toml", "[tool.ruff]\nline-length = 110\n[tool.black]\nline-length = 99\n", 110),
+        ("pyproject.toml", "[tool.ruff.lint]\nselect = ['E']\n[tool.black]\nline-length = 99\n", 99),
+        ("pyproject.toml", "[project]\nname = 'x'\n", 88),
+    ],
+)  # fmt: skip
+def test_the_formatters_line_length_applies_when_stridelint_sets_none(
+    tmp_path: Path, filename: str, text: str, expected: int
+) -> None:
+    write(tmp_path / filename, text)
+    (tmp_path / "src").mkdir()
+    assert load_config(tmp_path / "src").line_length == expected
+
+
+def test_stridelints_own_line_length_wins_over_ruffs(tmp_path: Path) -> None:
+    write(tmp_path / "ruff.toml", "line-length = 100\n")
+    pyproject(tmp_path, "line-length = 72")
+    assert load_config(tmp_path).line_length == 72
+    pyproject(tmp_path, 'scope = "all"')
+    assert load_config(tmp_path).line_length == 100  # read beside stridelint's settings
+
+
+def test_a_nearer_ruff_file_wins_and_a_broken_one_is_passed_over(tmp_path: Path) -> None:
+    write(tmp_path / "ruff.toml", "line-length = 100\n")
+    write(tmp_path / "sub" / "ruff.toml", "line-length = 90\n")
+    assert load_config(tmp_path / "sub").line_length == 90
+    write(tmp_path / "sub" / "ruff.toml", "line-length = [\n")  # Ruff's to report
+    assert load_config(tmp_path / "sub").line_length == 100
+
+
+def test_the_fix_settings_show_and_read_back(tmp_path: Path) -> None:
+    config = Config(root=tmp_path, source=None, line_length=100, helper_module="pkg._b")
+    text = settings_toml(config)
+    assert 'line-length = 100\nhelper-module = "pkg._b"\n' in text
+    write(tmp_path / "again" / "stridelint.toml", text)
+    assert load_config(tmp_path / "again").fingerprint() == config.fingerprint()
+    unset = settings_toml(Config(root=tmp_path, source=None))
+    assert "# helper-module: not set" in unset
+    write(tmp_path / "unset" / "stridelint.toml", unset)
+    assert load_config(tmp_path / "unset").helper_module is None

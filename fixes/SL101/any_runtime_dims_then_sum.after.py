@@ -1,31 +1,10 @@
 import math
-import torch
-def _narrow_broadcast(*tensors):
-    """Narrow to size 1 every dim along which all tensor operands repeat one value (stride 0,
-    size > 1), without copying; return the narrowed operands and each dim's repeat count."""
-    shaped = [t for t in tensors if isinstance(t, torch.Tensor) and t.dim() > 0]
-    expanded = torch.broadcast_tensors(*shaped)
-    shape = expanded[0].shape if expanded else ()
-    reps = tuple(
-        n if n > 1 and all(t.stride(d) == 0 for t in expanded) else 1
-        for d, n in enumerate(shape)
-    )
-    views = iter(expanded)
-    narrowed = []
-    for t in tensors:
-        if isinstance(t, torch.Tensor) and t.dim() > 0:
-            t = next(views)
-            for d, r in enumerate(reps):
-                if r > 1:
-                    t = t.narrow(d, 0, 1)
-        narrowed.append(t)
-    return (*narrowed, reps)
 
 
 def _repeats(reps, dim, reduces_all_when_empty=True):
-    """How many copies of each narrowed element a reduction over `dim` counts (`dim` an int,
-    a sequence of ints, or None). None reduces every dim, and so does an empty sequence,
-    except for `any` and `all`, which then reduce none (reduces_all_when_empty=False)."""
+    """The repeat count of a reduction over `dim` (an int, ints, or None):
+    None reduces every dim, as does an empty sequence except for `any` and
+    `all` (reduces_all_when_empty=False)."""
     dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
     if dim is None or not dims and reduces_all_when_empty:
         return math.prod(reps)
@@ -34,5 +13,9 @@ def _repeats(reps, dim, reduces_all_when_empty=True):
 
 def rows_with_any_hit(hits, dims, copies):
     h = hits.expand(copies, -1)
-    h_small, h_reps = _narrow_broadcast(h)
-    return (h_small != 0).any(dim=dims).sum() * (math.prod(h_reps) // _repeats(h_reps, dims, reduces_all_when_empty=False))
+    h_reps = tuple(n if st == 0 and n > 1 else 1 for n, st in zip(h.shape, h.stride()))
+    h_small = h[tuple(slice(1) if r > 1 else slice(None) for r in h_reps)]
+    return (
+        (h_small != 0).any(dim=dims).sum()
+        * (math.prod(h_reps) // _repeats(h_reps, dims, reduces_all_when_empty=False))
+    )

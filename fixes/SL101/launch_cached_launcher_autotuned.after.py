@@ -4,26 +4,17 @@ import triton
 import triton.language as tl
 
 
-def _narrow_broadcast(*tensors):
-    """Narrow to size 1 every dim along which all tensor operands repeat one value (stride 0,
-    size > 1), without copying; return the narrowed operands and each dim's repeat count."""
-    shaped = [t for t in tensors if isinstance(t, torch.Tensor) and t.dim() > 0]
-    expanded = torch.broadcast_tensors(*shaped)
-    shape = expanded[0].shape if expanded else ()
-    reps = tuple(
-        n if n > 1 and all(t.stride(d) == 0 for t in expanded) else 1
-        for d, n in enumerate(shape)
-    )
-    views = iter(expanded)
-    narrowed = []
-    for t in tensors:
-        if isinstance(t, torch.Tensor) and t.dim() > 0:
-            t = next(views)
-            for d, r in enumerate(reps):
-                if r > 1:
-                    t = t.narrow(d, 0, 1)
-        narrowed.append(t)
-    return (*narrowed, reps)
+def _narrow_broadcast(*args):
+    """The tensor args as views cut to one element on each dim they all
+    repeat (stride 0, size > 1), and each dim's repeat count."""
+    shaped = [isinstance(a, torch.Tensor) and a.dim() > 0 for a in args]
+    views = torch.broadcast_tensors(*(a for a, s in zip(args, shaped) if s))
+    dims = zip(views[0].shape, *(v.stride() for v in views)) if views else ()
+    reps = tuple(n if n > 1 and not any(st) else 1 for n, *st in dims)
+    index = tuple(slice(1) if r > 1 else slice(None) for r in reps)
+    views = iter(views)
+    out = [next(views)[index] if s else a for a, s in zip(args, shaped)]
+    return (*out, reps)
 
 
 def norm_metadata(grid, kernel, args):
@@ -32,7 +23,9 @@ def norm_metadata(grid, kernel, args):
         return {"name": kernel.name}
     Weight_small, Weight_reps = _narrow_broadcast(Weight)
     used = Weight_small.abs() > 0
-    return {"name": kernel.name, "weights": (used.sum() * math.prod(Weight_reps)).item()}
+    return {"name": kernel.name, "weights": (
+        used.sum() * math.prod(Weight_reps)
+    ).item()}
 
 
 @triton.autotune(configs=[triton.Config({"BLOCK": 64})], key=["N"])

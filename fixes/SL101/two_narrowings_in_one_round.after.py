@@ -27,9 +27,15 @@ def _narrow_broadcast(*tensors):
 
 def before_and_after_transpose(mask, rows: int):
     m = mask.expand(rows, -1)
-    m_small, m_reps = _narrow_broadcast(m)
+    m_reps = tuple(n if st == 0 and n > 1 else 1 for n, st in zip(m.shape, m.stride()))
+    m_small = m[tuple(slice(1) if r > 1 else slice(None) for r in m_reps)]
     a = (m_small != 0).sum(dim=0) * m_reps[0]
     m.t_()
-    m_small_1, m_reps_1 = _narrow_broadcast(m)
+    m_reps_1 = tuple(
+        n if st == 0 and n > 1 else 1 for n, st in zip(m.shape, m.stride())
+    )
+    m_small_1 = m[tuple(slice(1) if r > 1 else slice(None) for r in m_reps_1)]
     b = (m_small_1 != 0).sum(dim=0) * m_reps_1[0]
-    return a.sum() * (math.prod(m_reps) // m_reps[0]), b.sum() * (math.prod(m_reps_1) // m_reps_1[0])
+    return a.sum() * (math.prod(m_reps) // m_reps[0]), (
+        b.sum() * (math.prod(m_reps_1) // m_reps_1[0])
+    )

@@ -1,31 +1,24 @@
 import math
 import torch
-def _narrow_broadcast(*tensors):
-    """Narrow to size 1 every dim along which all tensor operands repeat one value (stride 0,
-    size > 1), without copying; return the narrowed operands and each dim's repeat count."""
-    shaped = [t for t in tensors if isinstance(t, torch.Tensor) and t.dim() > 0]
-    expanded = torch.broadcast_tensors(*shaped)
-    shape = expanded[0].shape if expanded else ()
-    reps = tuple(
-        n if n > 1 and all(t.stride(d) == 0 for t in expanded) else 1
-        for d, n in enumerate(shape)
-    )
-    views = iter(expanded)
-    narrowed = []
-    for t in tensors:
-        if isinstance(t, torch.Tensor) and t.dim() > 0:
-            t = next(views)
-            for d, r in enumerate(reps):
-                if r > 1:
-                    t = t.narrow(d, 0, 1)
-        narrowed.append(t)
-    return (*narrowed, reps)
+
+
+def _narrow_broadcast(*args):
+    """The tensor args as views cut to one element on each dim they all
+    repeat (stride 0, size > 1), and each dim's repeat count."""
+    shaped = [isinstance(a, torch.Tensor) and a.dim() > 0 for a in args]
+    views = torch.broadcast_tensors(*(a for a, s in zip(args, shaped) if s))
+    dims = zip(views[0].shape, *(v.stride() for v in views)) if views else ()
+    reps = tuple(n if n > 1 and not any(st) else 1 for n, *st in dims)
+    index = tuple(slice(1) if r > 1 else slice(None) for r in reps)
+    views = iter(views)
+    out = [next(views)[index] if s else a for a, s in zip(args, shaped)]
+    return (*out, reps)
 
 
 def _repeats(reps, dim, reduces_all_when_empty=True):
-    """How many copies of each narrowed element a reduction over `dim` counts (`dim` an int,
-    a sequence of ints, or None). None reduces every dim, and so does an empty sequence,
-    except for `any` and `all`, which then reduce none (reduces_all_when_empty=False)."""
+    """The repeat count of a reduction over `dim` (an int, ints, or None):
+    None reduces every dim, as does an empty sequence except for `any` and
+    `all` (reduces_all_when_empty=False)."""
     dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
     if dim is None or not dims and reduces_all_when_empty:
         return math.prod(reps)
@@ -34,4 +27,7 @@ def _repeats(reps, dim, reduces_all_when_empty=True):
 
 def transposed_counts(mask, rows: int):
     m = mask.expand(rows, -1)
-    return (m := m.t()).shape, (((m_narrowed := _narrow_broadcast(m))[0] != 0).sum(dim=0) * _repeats(m_narrowed[-1], 0)).sum() * (math.prod(m_narrowed[-1]) // _repeats(m_narrowed[-1], 0))
+    return (m := m.t()).shape, (
+        ((m_narrowed := _narrow_broadcast(m))[0] != 0).sum(dim=0)
+        * _repeats(m_narrowed[-1], 0)
+    ).sum() * (math.prod(m_narrowed[-1]) // _repeats(m_narrowed[-1], 0))

@@ -1,27 +1,5 @@
-import torch
-def _narrow_broadcast(*tensors):
-    """Narrow to size 1 every dim along which all tensor operands repeat one value (stride 0,
-    size > 1), without copying; return the narrowed operands and each dim's repeat count."""
-    shaped = [t for t in tensors if isinstance(t, torch.Tensor) and t.dim() > 0]
-    expanded = torch.broadcast_tensors(*shaped)
-    shape = expanded[0].shape if expanded else ()
-    reps = tuple(
-        n if n > 1 and all(t.stride(d) == 0 for t in expanded) else 1
-        for d, n in enumerate(shape)
-    )
-    views = iter(expanded)
-    narrowed = []
-    for t in tensors:
-        if isinstance(t, torch.Tensor) and t.dim() > 0:
-            t = next(views)
-            for d, r in enumerate(reps):
-                if r > 1:
-                    t = t.narrow(d, 0, 1)
-        narrowed.append(t)
-    return (*narrowed, reps)
-
-
 def busiest_column(hits, rows):
     h = hits.expand(rows, -1, -1)
-    h_small, h_reps = _narrow_broadcast(h)
+    h_reps = tuple(n if st == 0 and n > 1 else 1 for n, st in zip(h.shape, h.stride()))
+    h_small = h[tuple(slice(1) if r > 1 else slice(None) for r in h_reps)]
     return (h_small.count_nonzero(dim=-2) * h_reps[-2]).max()

@@ -24,9 +24,9 @@ class ReduceOfMaterializedBroadcast(Rule):
     `as_strided` costs only its storage, but every elementwise op returns a dense tensor of the
     full *logical* shape. A bool mask of logical shape (65536, 4, 8192) broadcast over the last
     dim stores 256 KiB and materializes 2 GiB; summing a bool or int tensor then converts the
-    whole logical tensor to int64 first (8 bytes per logical element). Measured on CPU with
-    2·10^6 logical elements: 18 MB peak and about 2 s at 10^8 elements, against 9 KB and
-    0.4 ms for the narrowed form.
+    whole logical tensor to int64 first (8 bytes per logical element). Measured on CPU: with
+    2·10^6 logical elements the naive form peaks at 18 MB against 9 KB for the narrowed form,
+    and with 10^8 logical elements it takes about 2 s against 0.4 ms.
 
     ## Example
     ```python
@@ -45,9 +45,21 @@ class ReduceOfMaterializedBroadcast(Rule):
     m = Mask_small != 0
     loads = m.sum() * math.prod(Mask_reps)
     per_row = m.sum(dim=dim) * _repeats(Mask_reps, dim)
-    adds = (per_row - 1).clamp(min=0).sum() * (math.prod(Mask_reps) // _repeats(Mask_reps, dim))
+    adds = (
+        (per_row - 1).clamp(min=0).sum()
+        * (math.prod(Mask_reps) // _repeats(Mask_reps, dim))
+    )
     ```
-    The fix adds the two small helpers to the module once.
+    For a tensor the function made itself (`m = mask.expand(rows, -1)`), the fix writes the
+    narrowing out instead of calling a helper:
+    ```python
+    m_reps = tuple(n if st == 0 and n > 1 else 1 for n, st in zip(m.shape, m.stride()))
+    m_small = m[tuple(slice(1) if r > 1 else slice(None) for r in m_reps)]
+    ```
+    Otherwise it adds the small helpers to the module once, or imports them from the module
+    that the `helper-module` setting names (`stridelint helpers` prints its text). The
+    lines it writes fit the `line-length` setting (else Ruff's or Black's, else 88): a longer
+    rescaled expression is broken inside parentheses, as a formatter would.
 
     ## Fix safety
     Safe when every rescaled reduction counts bool or integer values (sums and counts are
@@ -98,5 +110,5 @@ class ReduceOfMaterializedBroadcast(Rule):
                 )
                 yield common.finding(
                     self.code, facts, sink.node, sink.statement, message, value,
-                    fix_sink(facts, flow, sink),
+                    fix_sink(facts, flow, sink, ctx.fix_style),
                 )

@@ -68,5 +68,7 @@ class ReduceOfBroadcast(Rule):
                 )
                 yield common.finding(
                     self.code, facts, reduction.call, reduction.statement, message, value,
-                    fix_reduction(facts, flow, reduction.operand, reduction.statement),
+                    fix_reduction(
+                        facts, flow, reduction.operand, reduction.statement, ctx.fix_style
+                    ),
                 )

@@ -14,11 +14,16 @@ partial reduction, an operand with side effects.
 
 Every plan then passes the validity checks (the second half of this module) before the fix
 may be `safe`: the narrowing runs only where the original evaluated the op (a statement of
-its own just before the op's statement when that is provably the same, else bound inside the
+its own just before the op's statement when that is provably the same, or right after the
+statement that made the tensor when nothing in between can change it, else bound inside the
 expression with `:=`); nothing rebinds or changes a `dim` between the reductions that read
 it; every read of a followed name is one the plan rewrote; names come from a scope-aware
 allocator; the imports and helpers it reads are not shadowed. A precondition it cannot prove
 makes the fix `display`, with the reason in its message.
+
+How the code looks is `FixStyle`'s: the narrowing written out for one name that surely holds
+a tensor (`_inline_narrowing`), else a call of the helpers (pasted, or imported from the
+`helper-module`); every piece the fix writes is laid out to the line length (layout.py).
 """
 
 from __future__ import annotations
@@ -36,9 +41,11 @@ from stridelint.analysis.ranks import minimum_rank
 from stridelint.analysis.scalars import is_python_number
 from stridelint.analysis.scopes import NameAllocator, Scope, Scopes
 from stridelint.analysis.tree import walk
-from stridelint.analysis.values import Derived, Scalar, Sink
+from stridelint.analysis.values import Broadcast, Derived, Scalar, Sink, State
 from stridelint.findings import Applicability, Edit, Fix
-from stridelint.transforms import helpers
+from stridelint.transforms import helpers, layout
+from stridelint.transforms.layout import Bracketed, Closes, Opens, Piece, Spec, Wrapped
+from stridelint.transforms.style import DEFAULT_STYLE, FixStyle
 
 # Placeholders for names chosen once the plan is complete (private-use characters, which
 # no source text the plan copies can hold).
@@ -76,7 +83,9 @@ class _Plan:
     context: _ModuleContext
     owner: Scope  # the function's scope
     minimum_rank: int  # at least this many dims (0: unknown)
-    wraps: list[tuple[cst.Call, str, str]] = field(default_factory=list)  # call, prefix, suffix
+    style: FixStyle = field(default_factory=FixStyle)
+    # call, whether it needs parentheses around it and its rescale, the rescale (" * f")
+    wraps: list[tuple[cst.Call, bool, str]] = field(default_factory=list)
     # float sums: (call, receiver, other arguments, factor) -> helper(receiver, factor, args)
     replacements: list[tuple[cst.Call, cst.BaseExpression, list[cst.Arg], str]] = field(
         default_factory=list
@@ -96,6 +105,9 @@ class _ModuleContext:
 
     scopes: Scopes
     allocator: NameAllocator
+    # Fresh names of the narrowings inserted at one offset: fixes that insert there overlap,
+    # so one round applies only one of them, and they may share the names.
+    narrowings: dict[tuple[int, str], tuple[list[str], str]] = field(default_factory=dict)
 
 
 _CONTEXTS: weakref.WeakKeyDictionary[ModuleFacts, _ModuleContext] = weakref.WeakKeyDictionary()
@@ -110,21 +122,27 @@ def _module_context(facts: ModuleFacts) -> _ModuleContext:
     return context
 
 
-def fix_sink(facts: ModuleFacts, flow: FunctionFlow, sink: Sink) -> Fix | None:
+def fix_sink(
+    facts: ModuleFacts, flow: FunctionFlow, sink: Sink, style: FixStyle = DEFAULT_STYLE
+) -> Fix | None:
     """The fix for SL101: narrow the sink's broadcast operands, rescale its reductions."""
     try:
         return _fix(facts, flow, [e for e, _ in sink.operands], sink.node, sink.statement,
-                    Chain(integer=sink.integer_result), sink)
+                    Chain(integer=sink.integer_result), sink, style)
     except NoFix:
         return None
 
 
 def fix_reduction(
-    facts: ModuleFacts, flow: FunctionFlow, operand: cst.BaseExpression, statement
+    facts: ModuleFacts,
+    flow: FunctionFlow,
+    operand: cst.BaseExpression,
+    statement,
+    style: FixStyle = DEFAULT_STYLE,
 ) -> Fix | None:
     """The fix for SL102: narrow the reduced tensor itself, rescale the reduction."""
     try:
-        return _fix(facts, flow, [operand], operand, statement, Chain(integer=False), None)
+        return _fix(facts, flow, [operand], operand, statement, Chain(integer=False), None, style)
     except NoFix:
         return None
 
@@ -145,8 +163,9 @@ def _fix(
     statement: cst.CSTNode | None,
     chain: Chain,
     sink: Sink | None,
+    style: FixStyle,
 ) -> Fix:
-    if statement is None or "\ue000" in facts.source.text:
+    if statement is None or layout.RESERVED.search(facts.source.text):
         raise NoFix
     context = _module_context(facts)
     owner = context.scopes.scope_of_function(flow.func)
@@ -155,7 +174,7 @@ def _fix(
         _require_pure(facts, context.scopes, operand)
     placement = _place(facts, context.scopes, operands, start, statement)
     rank = max(minimum_rank(facts, context.scopes, flow, o) for o in operands)
-    plan = _Plan(facts, flow, context, owner, rank)
+    plan = _Plan(facts, flow, context, owner, rank, style)
     if sink is not None:
         _require_scalars(plan, list(sink.scalars))  # the op's other operands
     _follow(plan, start, chain)
@@ -164,38 +183,58 @@ def _fix(
     _check_followed_names(plan)
     _check_dim_reads(plan)
 
+    if placement.anchor is not None:
+        hoisted = _hoisted(plan, operands, statement, placement.anchor[0])
+        placement = _Placement((hoisted, placement.anchor[1]))
     names, narrowed, reps, reused = _choose_names(plan, operands, placement, statement)
     source = facts.source
-    emitted = [suffix for _, _, suffix in plan.wraps] + [r[3] for r in plan.replacements]
+    specs: list[Spec] = []
+    inline = False
+    if placement.anchor is not None and not reused:
+        indent_start, indent = placement.anchor
+        pieces = _inline_narrowing(plan, operands, narrowed, reps, indent)
+        inline = pieces is not None
+        if pieces is None:
+            targets = Bracketed("(", [*narrowed, reps], ")", optional=True)
+            call = Bracketed(f"{_NARROW}(", [facts.text_of(o) for o in operands], ")")
+            pieces = [targets, " = ", call, source.newline + indent]
+        specs.append(Spec(indent_start, indent_start, pieces))
+    specs.extend(_statement_specs(plan, operands, narrowed))
+    emitted = [tail for _, _, tail in plan.wraps] + [r[3] for r in plan.replacements]
     edits: list[Edit] = list(
         helpers.module_edits(
             facts,
             names,
             needs_math=any(_MATH in text for text in emitted),
-            needs_narrow=not reused,
+            needs_narrow=not reused and not inline,
             needs_repeats=any(_REPEATS in text for text in emitted),
             needs_repeated_sum=bool(plan.replacements),
+            line_length=style.line_length,
         )
     )
     added = [edit.start for edit in edits]  # the imports and helpers, at module level
-    operand_code = ", ".join(facts.text_of(o) for o in operands)
-    if placement.anchor is not None and not reused:
-        targets = ", ".join([*narrowed, reps])
-        indent_start, indent = placement.anchor
-        line = f"{targets} = {_NARROW}({operand_code})"
-        edits.append(source.edit(indent_start, indent_start, f"{line}{source.newline}{indent}"))
-    edits.extend(source.edit(*span) for span in _statement_edits(plan, operands, narrowed))
     substitutions = {
         _MATH: names.math.name, _REPEATS: names.repeats.name,
         _REPEATED_SUM: names.repeated_sum.name, _NARROW: names.narrow.name, _REPS: reps,
     }  # fmt: skip
-    edits = [_substituted(edit, substitutions) for edit in edits]
+    for spec in specs:
+        _substitute_pieces(spec.pieces, substitutions)
+    laid = layout.lay_out(
+        source.text, specs, style.line_length, facts.module.default_indent, source.newline
+    )
+    edits.extend(source.edit(*span) for span in laid if span[0] != span[1] or span[2])
+    if placement.anchor is not None and not reused:
+        edits.extend(_claim(plan, operands))
     if outer_flows.runs_at_module_level(context.scopes, owner):
         _check_module_order(plan, names, statement, edits, added)
+    operand_code = ", ".join(facts.text_of(o) for o in operands)
     return Fix(_applicability(plan), _message(plan, operand_code), tuple(edits))
 
 
-def _check_module_order(plan: _Plan, names, statement, edits: list[Edit], added: list[int]) -> None:
+def _check_module_order(
+    plan: _Plan, names: helpers.HelperNames, statement: cst.CSTNode, edits: list[Edit],
+    added: list[int],
+) -> None:  # fmt: skip
     """Module-level code runs top to bottom: what the fix reads there must be bound above it;
     and a module-level name it narrows is one importers and later notebook cells may read."""
     text = "".join(edit.content for edit in edits)
@@ -210,6 +249,61 @@ def _check_module_order(plan: _Plan, names, statement, edits: list[Edit], added:
         plan.display_reasons.add(late)
     for name in sorted(plan.followed) if plan.owner is scopes.module else ():
         plan.unsafe_reasons.add(f"`{name}` is a module-level name other modules see narrowed")
+
+
+def _hoisted(
+    plan: _Plan, operands: list[cst.BaseExpression], statement: cst.CSTNode, anchor: int
+) -> int:
+    """Where the narrowing statement goes: right after the statement that binds the narrowed
+    name, when that is an earlier statement of the same block and nothing in between may
+    rebind the name or change its tensor (narrowing a surely bound name cannot raise or have
+    an effect, so running it earlier is invisible); else just before the op's statement. Two
+    fixes narrowing one name then insert at one point, so a fix round applies one of them and
+    the next round's fix reuses its narrowing."""
+    facts, scopes = plan.facts, plan.context.scopes
+    if not _cannot_raise(scopes, operands) or not _surely_tensor(plan, operands[0]):
+        return anchor
+    name = operands[0].value
+    block = facts.parents.get(statement)
+    if not isinstance(block, cst.IndentedBlock):
+        return anchor
+    bound_in = [b.statement for b in plan.owner.bindings.get(name, ()) if b.statement is not None]
+    siblings = list(block.body)
+    position = next(i for i, s in enumerate(siblings) if s is statement)
+    for index in range(position - 1, -1, -1):
+        earlier = siblings[index]
+        start, end = facts.span(earlier)
+        inside = [b for b in bound_in if start <= facts.span(b)[0] < end]
+        if not inside:
+            continue
+        if inside != [earlier]:
+            return anchor  # bound inside a compound statement: the binding may not run
+        region = mutation.region_between(
+            facts, plan.flow.func, end, facts.span(operands[0])[0], (earlier, operands[0])
+        )
+        if mutation.changes(facts, scopes, plan.owner, {name}, region, _helper_names(plan)):
+            return anchor
+        return facts.span(siblings[index + 1])[0]
+    return anchor
+
+
+def _surely_tensor(plan: _Plan, operand: cst.BaseExpression) -> bool:
+    """Whether the operand surely holds a tensor: a broadcast op of this function made it."""
+    value = plan.flow.value_of(operand)
+    return isinstance(value, Broadcast) and value.state is State.DEFINITE and value.local
+
+
+def _claim(plan: _Plan, operands: list[cst.BaseExpression]) -> list[Edit]:
+    """An empty edit where the function first binds the narrowed name: two fixes narrowing
+    the same name then overlap, so a fix round applies one and the next round's fix reuses
+    its narrowing (`_earlier_narrowing`) instead of narrowing the same tensor again."""
+    if len(operands) != 1 or not isinstance(operands[0], cst.Name):
+        return []
+    bindings = plan.owner.bindings.get(operands[0].value)
+    if not bindings:
+        return []
+    offset = plan.facts.span(bindings[0].node)[0]
+    return [plan.facts.source.edit(offset, offset, "")]
 
 
 def _applicability(plan: _Plan) -> Applicability:
@@ -227,53 +321,113 @@ def _message(plan: _Plan, operand_code: str) -> str:
     return message
 
 
-def _substituted(edit: Edit, substitutions: dict[str, str]) -> Edit:
-    content = edit.content
+def _substituted(text: str, substitutions: dict[str, str]) -> str:
     for token, name in substitutions.items():
-        content = content.replace(token, name)
-    return replace(edit, content=content)
+        text = text.replace(token, name)
+    return text
 
 
-Span = tuple[int, int, str]  # start offset, end offset, replacement text
+def _substitute_pieces(pieces: list[Piece], substitutions: dict[str, str]) -> None:
+    """Put the chosen names in for their placeholders, in place (a unit may be shared)."""
+    for index, piece in enumerate(pieces):
+        if isinstance(piece, str):
+            pieces[index] = _substituted(piece, substitutions)
+        elif isinstance(piece, Bracketed):
+            piece.opening = _substituted(piece.opening, substitutions)
+            piece.parts = [_substituted(part, substitutions) for part in piece.parts]
+            piece.closing = _substituted(piece.closing, substitutions)
+        elif isinstance(piece, (Opens, Closes)):
+            piece.unit.tail = _substituted(piece.unit.tail, substitutions)
 
 
-def _statement_edits(
-    plan: _Plan, operands: list[cst.BaseExpression], narrowed: list[str]
-) -> list[Span]:
+def _inline_narrowing(
+    plan: _Plan, operands: list[cst.BaseExpression], narrowed: list[Piece], reps: str, indent: str
+) -> list[Piece] | None:
+    """The narrowing written out, in place of the helper: the repeat counts as a tuple of
+    the sizes of the dims with stride 0 and size > 1 (else 1), and a view cut to one element
+    on those dims, exactly what the helper returns for one tensor. Only for one name that
+    surely holds a tensor (a broadcast op made it in this function), where `tuple`, `zip`
+    and `slice` are the built-ins, and when the two statements fit the line length on at
+    most six lines."""
+    if len(operands) != 1 or not isinstance(operands[0], cst.Name):
+        return None
+    if not _surely_tensor(plan, operands[0]):
+        return None
+    scopes = plan.context.scopes
+    scope = scopes.scope_of(operands[0])
+    if scopes.module.star_import or any(
+        scopes.lookup(scope, builtin) is not None for builtin in ("tuple", "zip", "slice")
+    ):
+        return None
+    name, small, newline = operands[0].value, narrowed[0], plan.facts.source.newline
+    assert isinstance(small, str)
+    counts = Bracketed(
+        "tuple(",
+        ["n if st == 0 and n > 1 else 1", f"for n, st in zip({name}.shape, {name}.stride())"],
+        ")", separator=" ", trailing="",
+    )  # fmt: skip
+    view = Bracketed(f"{name}[", [f"tuple(slice(1) if r > 1 else slice(None) for r in {reps})"], "]")
+    pieces: list[Piece] = [f"{reps} = ", counts, newline + indent, f"{small} = ", view,
+                           newline + indent]  # fmt: skip
+    alone = f"{indent}pass"
+    laid = layout.lay_out(alone, [Spec(len(indent), len(indent), pieces)],
+                          plan.style.line_length, plan.facts.module.default_indent, newline)  # fmt: skip
+    written = indent + laid[0][2]
+    if not layout.fits(written, plan.style.line_length) or written.count(newline) > 6:
+        return None
+    return pieces
+
+
+def _statement_specs(
+    plan: _Plan, operands: list[cst.BaseExpression], narrowed: list[Piece]
+) -> list[Spec]:
     """The edits inside the function: operand renames, rescaling wraps, and float sums
     replaced by the helper call (with the edits inside them folded into their text)."""
     facts = plan.facts
-    edits: list[Span] = [(*facts.span(o), name) for o, name in zip(operands, narrowed)]
-    # Prefixes of nested wraps that start at one offset must open outermost first.
-    by_position = sorted(plan.wraps, key=lambda w: (facts.span(w[0])[0], -facts.span(w[0])[1]))
-    edits += [
-        (facts.span(c)[0], facts.span(c)[0], prefix) for c, prefix, _ in by_position if prefix
+    specs = [Spec(*facts.span(o), [name]) for o, name in zip(operands, narrowed)]
+    wraps = [
+        (call, Wrapped(parenthesized, tail, _tight(facts, call)))
+        for call, parenthesized, tail in plan.wraps
     ]
-    edits += [(facts.span(c)[1], facts.span(c)[1], suffix) for c, _, suffix in plan.wraps]
+    # Openings of nested wraps that start at one offset must open outermost first.
+    by_position = sorted(wraps, key=lambda w: (facts.span(w[0])[0], -facts.span(w[0])[1]))
+    for call, unit in by_position:
+        start = facts.span(call)[0]
+        specs.append(Spec(start, start, [Opens(unit)]))
+    for call, unit in wraps:
+        end = facts.span(call)[1]
+        specs.append(Spec(end, end, [Closes(unit)]))
     # Innermost first, so an outer replacement folds in the inner one's text.
     for call, receiver, arguments, factor in sorted(
         plan.replacements, key=lambda r: facts.span(r[0])[1] - facts.span(r[0])[0]
     ):
-        receiver_text, edits = _fold(facts, edits, facts.span(receiver))
+        receiver_text, specs = _fold(facts, specs, facts.span(receiver))
         parts = [receiver_text, factor]
         if arguments:
             span = (facts.span(arguments[0])[0], facts.span(arguments[-1])[1])
-            arguments_text, edits = _fold(facts, edits, span)
+            arguments_text, specs = _fold(facts, specs, span)
             parts.append(arguments_text)
-        edits.append((*facts.span(call), f"{_REPEATED_SUM}({', '.join(parts)})"))
-    return edits
+        specs.append(Spec(*facts.span(call), [Bracketed(f"{_REPEATED_SUM}(", parts, ")")]))
+    return specs
 
 
-def _fold(facts: ModuleFacts, edits: list[Span], span: tuple[int, int]) -> tuple[str, list[Span]]:
-    """The text of span with the edits inside it applied, and the edits left outside it."""
+def _tight(facts: ModuleFacts, node: cst.CSTNode) -> bool:
+    """Whether the node is all that stands inside the brackets around it, as in `int(x)`."""
+    start, end = facts.span(node)
+    text = facts.source.text
+    return text[:start].rstrip()[-1:] in ("(", "[") and text[end:].lstrip()[:1] in (")", "]")
+
+
+def _fold(facts: ModuleFacts, specs: list[Spec], span: tuple[int, int]) -> tuple[str, list[Spec]]:
+    """The text of span with the edits inside it applied (flat), and the edits left outside."""
     start, end = span
-    inside = [e for e in edits if start <= e[0] and e[1] <= end]
-    outside = [e for e in edits if not (start <= e[0] and e[1] <= end)]
+    inside = [e for e in specs if start <= e.start and e.end <= end]
+    outside = [e for e in specs if not (start <= e.start and e.end <= end)]
     text = facts.source.text
     pieces, cursor = [], start
-    for edit_start, edit_end, content in sorted(inside, key=lambda e: (e[0], e[1])):
-        pieces += [text[cursor:edit_start], content]
-        cursor = edit_end
+    for spec in sorted(inside, key=lambda e: (e.start, e.end)):
+        pieces += [text[cursor : spec.start], layout.flat(spec.pieces)]
+        cursor = spec.end
     pieces.append(text[cursor:end])
     return "".join(pieces), outside
 
@@ -533,8 +687,7 @@ def _operand(factor: str) -> str:
 
 def _wrap(plan: _Plan, call: cst.Call, tail: str, operator: str) -> None:
     needs_parens = not call.lpar and not _binds_looser(plan.facts.parents.get(call), call, operator)
-    prefix, suffix = ("(", f"{tail})") if needs_parens else ("", tail)
-    plan.wraps.append((call, prefix, suffix))
+    plan.wraps.append((call, needs_parens, tail))
 
 
 def _binds_looser(parent: cst.CSTNode | None, node: cst.CSTNode, operator: str) -> bool:
@@ -745,7 +898,7 @@ def _check_dim_reads(plan: _Plan) -> None:
 
 def _helper_names(plan: _Plan) -> frozenset[str]:
     """The module's own narrow-and-rescale helpers (from earlier fixes): they change nothing."""
-    return helpers.own_helpers(plan.facts, plan.context.scopes)
+    return helpers.own_helpers(plan.facts, plan.context.scopes, plan.style.helper_module)
 
 
 # ---- names -------------------------------------------------------------------------------
@@ -756,7 +909,7 @@ def _choose_names(
     operands: list[cst.BaseExpression],
     placement: _Placement,
     statement: cst.CSTNode,
-) -> tuple[helpers.HelperNames, list[str], str, bool]:
+) -> tuple[helpers.HelperNames, list[Piece], str, bool]:
     """The helper and alias names, the narrowed operands' and repeats' code, and whether an
     earlier narrowing of the same operands is reused."""
     facts, context = plan.facts, plan.context
@@ -773,19 +926,23 @@ def _choose_names(
                 read_in[key].append(scopes.scope_of(call))
     site = statement if placement.anchor is not None else operands[0]
     read_in["narrow"] = [scopes.scope_of(site)]
-    names = helpers.choose_names(facts, scopes, allocator, read_in)
+    names = helpers.choose_names(facts, scopes, allocator, read_in, plan.style.helper_module)
     operand_code = ", ".join(facts.text_of(o) for o in operands)
     if placement.anchor is not None:
         reused = _earlier_narrowing(plan, statement, operands, operand_code, names.torch.name)
         if reused is not None:
             narrowed, reps, helper = reused
-            names = replace(names, narrow=helpers.Name(helper, True))
-            return names, narrowed, reps, True
-        narrowed = [allocator.local(plan.owner, f"{_stem(facts, o)}_small") for o in operands]
-        stem = f"{_stem(facts, operands[0])}_reps" if len(operands) == 1 else "reps"
-        return names, narrowed, allocator.local(plan.owner, stem), False
+            names = replace(names, narrow=helpers.Name(helper or names.narrow.name, True))
+            return names, list(narrowed), reps, True
+        key = (placement.anchor[0], operand_code)
+        if key not in context.narrowings:
+            small = [allocator.local(plan.owner, f"{_stem(facts, o)}_small") for o in operands]
+            stem = f"{_stem(facts, operands[0])}_reps" if len(operands) == 1 else "reps"
+            context.narrowings[key] = (small, allocator.local(plan.owner, stem))
+        small, reps = context.narrowings[key]
+        return names, list(small), reps, False
     pair = allocator.local(plan.owner, f"{_stem(facts, operands[0])}_narrowed")
-    narrowed = [f"({pair} := {_NARROW}({operand_code}))[0]"]
+    narrowed = [Bracketed("(", [f"{pair} := {_NARROW}({operand_code})"], ")[0]")]
     narrowed += [f"{pair}[{index}]" for index in range(1, len(operands))]
     return names, narrowed, f"{pair}[-1]", False
 
@@ -796,10 +953,11 @@ def _earlier_narrowing(
     operands: list[cst.BaseExpression],
     operand_code: str,
     torch: str,
-) -> tuple[list[str], str, str] | None:
+) -> tuple[list[str], str, str | None] | None:
     """Names bound by an earlier `a_small, a_reps = helper(<same operands>)` in the same
-    block, when nothing between it and the operands rebinds or changes them or the names
-    (mutation facts): reuse them rather than narrowing the same tensor twice."""
+    block, or by the narrowing written out (`_inline_narrowing`), when nothing between it and
+    the operands rebinds or changes them or the names (mutation facts): reuse them rather
+    than narrowing the same tensor twice."""
     facts, scopes = plan.facts, plan.context.scopes
     block = facts.parents.get(statement)
     if not isinstance(block, (cst.IndentedBlock, cst.Module)):
@@ -808,7 +966,11 @@ def _earlier_narrowing(
     position = next(i for i, s in enumerate(siblings) if s is statement)
     for index in range(position - 1, -1, -1):
         earlier = siblings[index]
-        bound = _narrowing_targets(facts, scopes, earlier, operand_code, len(operands), torch)
+        bound = _narrowing_targets(
+            facts, scopes, earlier, operand_code, len(operands), torch, plan.style.helper_module
+        )
+        if bound is None and index > 0:
+            bound = _inline_targets(facts, siblings[index - 1], earlier, operand_code)
         if bound is None:
             continue
         narrowed, reps, helper = bound
@@ -818,7 +980,8 @@ def _earlier_narrowing(
             facts, plan.flow.func, facts.span(earlier)[1], facts.span(operands[0])[0],
             (earlier, operands[0]),
         )
-        if mutation.changes(facts, scopes, plan.owner, watched, region, frozenset({helper})):
+        own = frozenset({helper} if helper else ())
+        if mutation.changes(facts, scopes, plan.owner, watched, region, own):
             return None
         return narrowed, reps, helper
     return None
@@ -826,7 +989,7 @@ def _earlier_narrowing(
 
 def _narrowing_targets(
     facts: ModuleFacts, scopes: Scopes, statement: cst.CSTNode, operand_code: str, count: int,
-    torch: str,
+    torch: str, helper_module: str | None,
 ) -> tuple[list[str], str, str] | None:  # fmt: skip
     if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
         return None
@@ -841,13 +1004,43 @@ def _narrowing_targets(
     helper = value.func.value
     if scopes.resolve(value.func) is not scopes.module:
         return None
-    if not helpers.narrowing_helper(facts, scopes, helper, torch):
+    if not helpers.narrowing_helper(facts, scopes, helper, torch, helper_module):
         return None
     arguments = ", ".join(facts.text_of(a.value) for a in value.args)
     names = [e.value.value for e in target.elements if isinstance(e.value, cst.Name)]
     if arguments != operand_code or len(names) != count + 1:
         return None
     return names[:-1], names[-1], helper
+
+
+def _inline_targets(
+    facts: ModuleFacts, first: cst.CSTNode, second: cst.CSTNode, operand_code: str
+) -> tuple[list[str], str, None] | None:
+    """The names `_inline_narrowing` bound in `first` (the repeats) and `second` (the view)
+    for the operand `operand_code`, if that is what the two statements are."""
+    names = [_assigned_name(s) for s in (first, second)]
+    if None in names or not operand_code.isidentifier():
+        return None
+    reps, small = names
+    written = (
+        f"{reps} = tuple(n if st == 0 and n > 1 else 1 for n, st in zip({operand_code}.shape,"
+        f" {operand_code}.stride())){small} = {operand_code}[tuple(slice(1) if r > 1 else"
+        f" slice(None) for r in {reps})]"
+    )
+    found = "".join(facts.module.code_for_node(s) for s in (first, second))
+    if "".join(found.split()) != "".join(written.split()):
+        return None
+    return [small], reps, None
+
+
+def _assigned_name(statement: cst.CSTNode) -> str | None:
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    assign = statement.body[0]
+    if not isinstance(assign, cst.Assign) or len(assign.targets) != 1:
+        return None
+    target = assign.targets[0].target
+    return target.value if isinstance(target, cst.Name) else None
 
 
 def _insertion_anchor(facts: ModuleFacts, statement: cst.CSTNode) -> tuple[int, str] | None:

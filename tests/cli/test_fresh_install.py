@@ -69,7 +69,7 @@ CHECKS = {
     "stridelint check --output-format json --stdin-filename src/pkg/ops.py - < src/pkg/ops.py":
         Expect(1, '"filename": "src/pkg/ops.py"'),
     "stridelint check --fix --stdin-filename src/pkg/ops.py - < src/pkg/ops.py":
-        Expect(0, "e_small, e_reps = _narrow_broadcast(e)"),
+        Expect(0, "e_small = e[tuple(slice(1) if r > 1 else slice(None) for r in e_reps)]"),
     "stridelint check --output-format github .": Expect(1, "::error file=mod.py,line=6,col=13,"),
     "stridelint check --output-format sarif --exit-zero . > stridelint.sarif": Expect(
         0, files={"stridelint.sarif": '"version": "2.1.0"'}
@@ -78,6 +78,9 @@ CHECKS = {
         0, files={"stridelint.patch": "+++ b/mod.py"}
     ),
     "stridelint check --fix --exit-non-zero-on-fix .": Expect(1, "fixed"),
+    "stridelint helpers > src/pkg/_broadcast.py": Expect(
+        0, files={"src/pkg/_broadcast.py": "def narrow_broadcast(*args):"}
+    ),
 }
 README_INSTALL = "pip install . && stridelint demo"
 GIT_INSTALL = f"pip install 'stridelint @ git+{GIT_URL_PLACEHOLDER}'"

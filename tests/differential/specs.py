@@ -55,6 +55,7 @@ class Spec:
 
     calls: tuple[Call, ...]
     kernels: dict[str, int] = field(default_factory=dict)  # kernel name -> output position
+    helper_module: str | None = None  # the case's `helper-module`, registered before loading
 
 
 # Cases with a fix that this module does not execute, each with the reason.
@@ -252,6 +253,30 @@ SPECS: dict[str, Spec] = {
         (Call("floor_at", rows(2, lambda draw: draw_tensor(draw, 0, 1), runtime_dim_first=True)),)
     ),
     "SL101/alias_of_expanded": Spec((Call("busiest_row", rows(2)),)),
+    "SL101/style_inline_short": Spec((Call("active_rows", rows(2)),)),
+    "SL101/style_line_length_wrap": Spec(
+        (
+            Call(
+                "heads_with_tokens",
+                arguments(
+                    lambda draw: (draw_tensor(draw, 1, 1), draw_size(draw), draw_size(draw))
+                ),
+            ),
+            Call("rows_with_tokens", rows(2)),
+        )
+    ),
+    "SL101/style_helper_module": Spec(
+        (
+            Call(
+                "masked_count",
+                arguments(lambda draw: (draw_tensor(draw, 2, 2), draw_dims(draw, 2))),
+            ),
+        ),
+        helper_module="mylib._broadcast",
+    ),
+    "SL101/style_pasted_helper": Spec(
+        (Call("masked_count", one_tensor(0, 4, lambda mask: (mask,))),)
+    ),
     "SL101/amax_negative_dim_keepdim": Spec((Call("peak_magnitude", leading()),)),
     "SL101/any_runtime_dims_then_sum": Spec(
         (Call("rows_with_any_hit", rows(2, runtime_dims(2), runtime_dim_first=True)),)

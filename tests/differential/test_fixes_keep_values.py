@@ -49,6 +49,7 @@ import torch
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from stridelint.transforms.helpers import helper_module_source
 from tests.differential.specs import NOT_EXECUTABLE, SPECS, Call, Spec
 from tests.golden.corpus import Case, cases
 
@@ -87,6 +88,8 @@ def load(path: Path, spec: Spec) -> ModuleType:
         name = "stridelint_difftest_" + "_".join(
             part.replace(".", "_") for part in path.parts[-2:]
         )
+        if spec.helper_module is not None:
+            _register_helper_module(spec.helper_module)
         module_spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(module_spec)
         sys.modules[name] = module
@@ -95,6 +98,20 @@ def load(path: Path, spec: Spec) -> ModuleType:
             setattr(module, kernel, _NoLaunch(output))
         _modules[path] = module
     return _modules[path]
+
+
+def _register_helper_module(name: str) -> None:
+    """Make `name` importable, holding what `stridelint helpers` prints (its parents are
+    empty packages)."""
+    parts = name.split(".")
+    for end in range(1, len(parts) + 1):
+        dotted = ".".join(parts[:end])
+        if dotted not in sys.modules:
+            module = ModuleType(dotted)
+            module.__path__ = []  # a package, so that the next part imports from it
+            if end == len(parts):
+                exec(compile(helper_module_source(), name, "exec"), module.__dict__)  # noqa: S102
+            sys.modules[dotted] = module
 
 
 def run(module: ModuleType, call: Call, args: tuple):

@@ -16,7 +16,9 @@ reports an internal error counts as a failure too.
 from __future__ import annotations
 
 import ast
+import collections
 import math
+import sys
 import types
 import warnings
 from dataclasses import dataclass, field
@@ -28,11 +30,33 @@ import torch
 from stridelint.config import Config
 from stridelint.engine import fix_text
 from stridelint.source import decode
+from stridelint.transforms.helpers import helper_module_source
 from tests.fix_soundness.programs import GeneratedModule, Program, materialize
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = Config(root=ROOT, source=None, scope="all")  # POSSIBLE findings in every function
+# The other fix style: helpers imported from a module (registered below, never written) and
+# a short line length, so rewritten expressions are broken over lines and long inline
+# narrowings fall back to the helper.
+HELPER_MODULE = "stridelint_soundness_helpers"
+CONFIG_HELPER_MODULE = Config(
+    root=ROOT, source=None, scope="all", helper_module=HELPER_MODULE, line_length=60
+)
 PATH = ROOT / "generated_soundness_module.py"  # judged by the config, never written
+# How a rewritten function narrows, told by the text the fix writes.
+FORMS = {
+    "inline": "tuple(slice(1) if r > 1 else slice(None) for r in",
+    "helper": "narrow_broadcast(",
+    "walrus": ":= ",
+}
+
+
+def register_helper_module() -> None:
+    """Make `HELPER_MODULE` importable, holding what `stridelint helpers` writes."""
+    if HELPER_MODULE not in sys.modules:
+        module = types.ModuleType(HELPER_MODULE)
+        exec(compile(helper_module_source(), HELPER_MODULE, "exec"), module.__dict__)  # noqa: S102
+        sys.modules[HELPER_MODULE] = module
 
 
 @dataclass(frozen=True)
@@ -63,22 +87,26 @@ class Tally:
     raised: int = 0  # calls where the original raised (the fixed code must raise alike)
     differences: list[Difference] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # fixes that broke a module or the tool
+    forms: collections.Counter = field(default_factory=collections.Counter)  # FORMS rewritten
 
     def add(self, other: Tally) -> None:
         for name in ("modules", "programs", "rewritten", "calls", "raised"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.forms += other.forms
         self.differences += other.differences
         self.errors += other.errors
 
 
-def safely_fixed(source: str) -> tuple[str, list[str]]:
-    outcome = fix_text(decode(source.encode()), CONFIG, PATH, unsafe=False)
+def safely_fixed(source: str, config: Config = CONFIG) -> tuple[str, list[str]]:
+    outcome = fix_text(decode(source.encode()), config, PATH, unsafe=False)
     return outcome.text, outcome.internal_errors
 
 
-def check_module(module: GeneratedModule) -> Tally:
+def check_module(module: GeneratedModule, config: Config = CONFIG) -> Tally:
     tally = Tally(modules=1, programs=len(module.programs))
-    fixed_source, errors = safely_fixed(module.source)
+    if config.helper_module == HELPER_MODULE:
+        register_helper_module()
+    fixed_source, errors = safely_fixed(module.source, config)
     if errors:
         tally.errors.append(f"seed {module.seed}: {errors}")
     try:
@@ -91,6 +119,8 @@ def check_module(module: GeneratedModule) -> Tally:
     for program in module.programs:
         if before.get(program.name) != after.get(program.name):
             tally.rewritten += 1
+            rewritten = after.get(program.name, "")
+            tally.forms.update(form for form, text in FORMS.items() if text in rewritten)
         _check_program(module.seed, program, original, fixed, before, after, tally)
     return tally
 

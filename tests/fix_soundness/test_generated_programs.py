@@ -15,7 +15,7 @@ import functools
 
 import pytest
 
-from tests.fix_soundness.harness import Tally, check_module
+from tests.fix_soundness.harness import CONFIG_HELPER_MODULE, Tally, check_module
 from tests.fix_soundness.programs import generate_module
 
 MODULES = 50
@@ -52,6 +52,22 @@ def test_safe_fixes_keep_everything_a_caller_observes(seeds: range) -> None:
     # A run where the fixes stop applying proves nothing: most programs must be rewritten.
     rewritten = f"only {tally.rewritten}/{tally.programs} rewritten"
     assert tally.rewritten >= tally.programs // 2, rewritten
+    # Both ways of narrowing must be exercised: written out, and through the helper.
+    assert tally.forms["inline"] >= tally.rewritten // 5, tally.forms
+    assert tally.forms["helper"] >= tally.rewritten // 10, tally.forms
+
+
+def test_safe_fixes_keep_everything_with_an_imported_helper_and_short_lines() -> None:
+    """The other fix style (harness.CONFIG_HELPER_MODULE): helpers imported from a module,
+    rewritten expressions broken over lines at a line length of 60."""
+    tally = Tally()
+    for seeds in CHUNKS[:2]:
+        for module in _modules(seeds):
+            tally.add(check_module(module, CONFIG_HELPER_MODULE))
+    assert not tally.errors, "\n".join(tally.errors)
+    assert not tally.differences, "\n\n".join(d.report() for d in tally.differences[:5])
+    assert tally.rewritten >= tally.programs // 2, f"only {tally.rewritten}/{tally.programs}"
+    assert tally.forms["helper"] >= tally.rewritten // 2, tally.forms
 
 
 def test_the_run_covers_two_thousand_programs() -> None:
