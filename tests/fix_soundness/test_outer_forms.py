@@ -5,6 +5,7 @@ module-level code, directly and in a module-level lambda. The long run:
 
 from __future__ import annotations
 
+import ast
 import functools
 
 import pytest
@@ -40,8 +41,11 @@ def test_fixes_reach_inside_the_lambdas() -> None:
     """The lambda form proves something only if fixes land inside the lambda bodies."""
     fixed, _ = safely_fixed(lambda_form(_module(LAMBDA_SEEDS[0])).source)
     inside = [
-        line for line in fixed.splitlines()
-        if "return (lambda: (" in line and ":= " in line and "narrow" in line
+        node for node in ast.walk(ast.parse(fixed))
+        if isinstance(node, ast.Lambda) and any(
+            isinstance(inner, ast.NamedExpr) and "narrow" in ast.unparse(inner.value)
+            for inner in ast.walk(node.body)
+        )
     ]  # fmt: skip
     assert len(inside) >= 5
 
