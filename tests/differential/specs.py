@@ -70,6 +70,13 @@ NOT_EXECUTABLE: dict[str, str] = {
         "SL301/contiguous_of_documented_param", "SL301/zeros_like_of_expanded_read_only",
     )
 } | {
+    f"SL101/{case}": "top-level code, no function to call: the module-level forms of"
+    " tests/fix_soundness/test_outer_forms.py prove it"
+    for case in (
+        "module_level_script_count", "module_level_main_guard",
+        "module_level_followed_name_is_unsafe",
+    )
+} | {
     f"SL101/{case}": "proven by tests/differential_hooks/test_launch_hook_fixes.py"
     for case in (
         "launch_specialized_kernel_attribute", "launch_kernel_in_variable_after_splats",
@@ -253,6 +260,17 @@ SPECS: dict[str, Spec] = {
         (Call("floor_at", rows(2, lambda draw: draw_tensor(draw, 0, 1), runtime_dim_first=True)),)
     ),
     "SL101/alias_of_expanded": Spec((Call("busiest_row", rows(2)),)),
+    "SL101/lambda_closes_over_broadcast_local": Spec((
+        Call("row_stats", arguments(lambda draw: (draw_tensor(draw, 1, 1), draw_size(draw)))),
+    )),  # fmt: skip
+    "SL101/lambda_parameter_expanded": Spec((
+        Call("count_positive", arguments(
+            lambda draw: (draw_tensor(draw, shape=[8, 1], dtypes=(torch.float32,)),)
+        )),
+    )),  # fmt: skip
+    "SL101/module_level_global_read_in_function": Spec((
+        Call("selected_count", arguments(lambda draw: (draw_size(draw),))),
+    )),  # fmt: skip
     "SL101/style_inline_short": Spec((Call("active_rows", rows(2)),)),
     "SL101/style_line_length_wrap": Spec(
         (
