@@ -114,6 +114,11 @@ FINALIZE_BLOCK = 1024
 # equal there; in row tiles it was up to 2x slower).
 PREFETCH_COLUMNS = True
 PREFETCH_ROWS = False
+# L2 eviction hints for x's loads and for the mask's and scale's ("": none; "evict_first",
+# "evict_last"), and the software-pipelining depth (None: Triton's default).
+X_EVICTION = ""
+OPERAND_EVICTION = ""
+NUM_STAGES = None
 # Bounded autotune (``_tuned_plan``): on CUDA inputs of AUTOTUNE_MIN_ELEMENTS or more, time the
 # candidates of the input's class AUTOTUNE_ROUNDS rounds of AUTOTUNE_REPS launches each
 # (interleaved, median of the rounds; fewer rounds where that would pass AUTOTUNE_MAX_SECONDS)
@@ -139,7 +144,8 @@ TWO_D_SPLIT_CANDIDATES = (0,)
 
 @triton.jit
 def _load_operand(ptr, o, i, k, i_ok, k_ok, live, stride_o, stride_i, stride_k,
-                  BROADCAST_O: tl.constexpr, BROADCAST_I: tl.constexpr, BROADCAST_K: tl.constexpr):
+                  BROADCAST_O: tl.constexpr, BROADCAST_I: tl.constexpr, BROADCAST_K: tl.constexpr,
+                  EVICTION: tl.constexpr):
     """Load the mask or scale values that go with x's [BLOCK_I, BLOCK_K] tile. A broadcast dim
     adds no offset term and keeps size 1 in the result, so each distinct value is loaded once
     (semantics §0 rule 1); the result broadcasts against x's tile. ``live``: the program has
@@ -147,13 +153,14 @@ def _load_operand(ptr, o, i, k, i_ok, k_ok, live, stride_o, stride_i, stride_k,
     if not BROADCAST_O:
         ptr += o * stride_o
     if BROADCAST_I and BROADCAST_K:
-        tile = tl.load(ptr + tl.zeros((1, 1), dtype=tl.int32), mask=live[:, None])
+        tile = tl.load(ptr + tl.zeros((1, 1), dtype=tl.int32), mask=live[:, None], eviction_policy=EVICTION)
     elif BROADCAST_K:
-        tile = tl.load(ptr + i * stride_i, mask=i_ok & live)[:, None]
+        tile = tl.load(ptr + i * stride_i, mask=i_ok & live, eviction_policy=EVICTION)[:, None]
     elif BROADCAST_I:
-        tile = tl.load(ptr + k * stride_k, mask=k_ok)[None, :]
+        tile = tl.load(ptr + k * stride_k, mask=k_ok, eviction_policy=EVICTION)[None, :]
     else:
-        tile = tl.load(ptr + i[:, None] * stride_i + k[None, :] * stride_k, mask=i_ok[:, None] & k_ok[None, :])
+        tile = tl.load(ptr + i[:, None] * stride_i + k[None, :] * stride_k, mask=i_ok[:, None] & k_ok[None, :],
+                       eviction_policy=EVICTION)
     return tile
 
 
@@ -169,7 +176,7 @@ def _reduce_kernel(
     BROADCAST_MO: tl.constexpr, BROADCAST_MI: tl.constexpr, BROADCAST_MK: tl.constexpr,
     BROADCAST_SO: tl.constexpr, BROADCAST_SI: tl.constexpr, BROADCAST_SK: tl.constexpr,
     PREFETCH_MASK: tl.constexpr, BLOCK_I: tl.constexpr, BLOCK_K: tl.constexpr, UNROLL: tl.constexpr,
-    SPLIT: tl.constexpr,
+    SPLIT: tl.constexpr, X_EVICTION: tl.constexpr, OPERAND_EVICTION: tl.constexpr,
 ):
     """Y[o, i] = sum over k of X[o, i, k] * Scale[o, i, k] where Mask[o, i, k] != 0.
 
@@ -197,10 +204,10 @@ def _reduce_kernel(
     # mask), each tile's mask is loaded one tile ahead (mask_next).
     if HAS_MASK and (BROADCAST_MK or PREFETCH_MASK):
         mask_next = _load_operand(Mask, o, i, k, i_ok, k < k_hi, live, stride_mo, stride_mi, stride_mk,
-                                  BROADCAST_MO, BROADCAST_MI, BROADCAST_MK)
+                                  BROADCAST_MO, BROADCAST_MI, BROADCAST_MK, OPERAND_EVICTION)
     if HAS_SCALE and BROADCAST_SK:
         scale_fixed = _load_operand(Scale, o, i, k, i_ok, k < k_hi, live, stride_so, stride_si, stride_sk,
-                                    BROADCAST_SO, BROADCAST_SI, BROADCAST_SK).to(tl.float32)
+                                    BROADCAST_SO, BROADCAST_SI, BROADCAST_SK, OPERAND_EVICTION).to(tl.float32)
     acc = tl.zeros((BLOCK_I, BLOCK_K), dtype=tl.float32)
     # UNROLL tiles a step, unrolled: their loads are independent, so they are in flight together.
     for k_step in range(k_lo, k_hi, BLOCK_K * UNROLL):
@@ -217,19 +224,20 @@ def _reduce_kernel(
                     k_next = k + BLOCK_K
                     mask_next = _load_operand(Mask, o, i, k_next, i_ok, k_next < k_hi, live,
                                               stride_mo, stride_mi, stride_mk,
-                                              BROADCAST_MO, BROADCAST_MI, BROADCAST_MK)
+                                              BROADCAST_MO, BROADCAST_MI, BROADCAST_MK, OPERAND_EVICTION)
                 else:
                     mask = _load_operand(Mask, o, i, k, i_ok, k_ok, live, stride_mo, stride_mi, stride_mk,
-                                         BROADCAST_MO, BROADCAST_MI, BROADCAST_MK)
+                                         BROADCAST_MO, BROADCAST_MI, BROADCAST_MK, OPERAND_EVICTION)
                 keep = in_bounds & (mask != 0)
             x_offsets = o * stride_xo + i[:, None] * stride_xi + k[None, :] * stride_xk
-            x = tl.load(X + x_offsets, mask=keep if LOAD_ONLY_KEPT else in_bounds, other=0.0).to(tl.float32)
+            x = tl.load(X + x_offsets, mask=keep if LOAD_ONLY_KEPT else in_bounds, other=0.0,
+                        eviction_policy=X_EVICTION).to(tl.float32)
             if HAS_SCALE:
                 if BROADCAST_SK:
                     x *= scale_fixed
                 else:
                     scale = _load_operand(Scale, o, i, k, i_ok, k_ok, live, stride_so, stride_si, stride_sk,
-                                          BROADCAST_SO, BROADCAST_SI, BROADCAST_SK)
+                                          BROADCAST_SO, BROADCAST_SI, BROADCAST_SK, OPERAND_EVICTION)
                     x *= scale.to(tl.float32)
             # Masked-out products are dropped, not added as 0 * value: an inf or NaN there must not leak.
             acc += tl.where(keep, x, 0.0)
@@ -575,7 +583,8 @@ def _launch(plan: Plan, x, dim, mask, scale, out) -> None:
         BROADCAST_MO=mask_broadcast[0], BROADCAST_MI=mask_broadcast[1], BROADCAST_MK=mask_broadcast[2],
         BROADCAST_SO=scale_broadcast[0], BROADCAST_SI=scale_broadcast[1], BROADCAST_SK=scale_broadcast[2],
         BLOCK_I=plan.block_i, BLOCK_K=plan.block_k, UNROLL=plan.unroll, SPLIT=split,
-        num_warps=plan.num_warps,
+        X_EVICTION=X_EVICTION, OPERAND_EVICTION=OPERAND_EVICTION,
+        num_warps=plan.num_warps, **({} if NUM_STAGES is None else {"num_stages": NUM_STAGES}),
     )
     if split:
         _finalize_kernel[(triton.cdiv(size_o * size_i, FINALIZE_BLOCK),)](
