@@ -88,6 +88,33 @@ CASE_SETS = {  # name -> [(shape, dim, x dtype, mask kind)]
     ],
 }
 EVICT = {"X_EVICTION": "evict_first", "OPERAND_EVICTION": "evict_last"}
+# Second pass over the misses, one set per layout class (2026-12-04, after the first sweep).
+CASE_SETS.update({
+    "reuse": [  # k contiguous, mask (B, 1, N) repeated along M: row tiles sharing mask rows
+        ((8192, 4, 8192), 2, "bfloat16", "bcast_m"),
+        ((8192, 4, 8192), 2, "float16", "bcast_m"),
+        ((4, 8192, 8192), 2, "float16", "bcast_m"),
+        ((65536, 4, 8192), 2, "bfloat16", "bcast_m"),
+    ],
+    "rowskip": [  # k contiguous, mask (B, M, 1): x read only where kept
+        ((8192, 4, 8192), 2, "float16", "bcast_n"),
+        ((4, 8192, 8192), 2, "bfloat16", "bcast_n"),
+    ],
+    "shortbm": [  # short k not contiguous, mask constant along k
+        ((8192, 4, 8192), 1, "float16", "bcast_m"),
+        ((65536, 4, 8192), 1, "bfloat16", "bcast_m"),
+    ],
+    "long": [  # long k not contiguous, split across programs
+        ((8192, 4, 8192), 0, "float16", "none"),
+        ((8192, 4, 8192), 0, "bfloat16", "bcast_m"),
+        ((8192, 4, 8192), 0, "float16", "bcast_n"),
+        ((4, 8192, 8192), 1, "float16", "bcast_m"),
+        ((4, 8192, 8192), 1, "bfloat16", "bcast_n"),
+        ((4, 8192, 8192), 1, "bfloat16", "dense"),
+        ((4, 8192, 8192), 0, "bfloat16", "bcast_n"),
+    ],
+})
+EVICT_X = {"X_EVICTION": "evict_first"}
 VARIANT_SETS = {  # name -> {variant name: constant overrides}
     "rows": {
         "default": {},
@@ -138,8 +165,48 @@ VARIANT_SETS = {  # name -> {variant name: constant overrides}
         "evict_split6": {**EVICT, "SPLIT_TARGET_PROGRAMS_PER_SM": 6},
     },
 }
+VARIANT_SETS.update({
+    "reuse": {
+        "default": {},
+        "row_1x2048_w4_u2": {"REUSE_ROWS": 1, "REUSE_TILE": 2048, "REUSE_WARPS": 4, "REUSE_UNROLL": 2},
+        "row_1x2048_w4_u4": {"REUSE_ROWS": 1, "REUSE_TILE": 2048, "REUSE_WARPS": 4, "REUSE_UNROLL": 4},
+        "row_1x4096_w8_u2": {"REUSE_ROWS": 1, "REUSE_TILE": 4096, "REUSE_WARPS": 8, "REUSE_UNROLL": 2},
+        "reuse_2x2048_w4_u2": {"REUSE_ROWS": 2, "REUSE_TILE": 4096, "REUSE_WARPS": 4, "REUSE_UNROLL": 2},
+        "reuse_4x1024_w4_u2": {"REUSE_TILE": 4096, "REUSE_WARPS": 4, "REUSE_UNROLL": 2},
+        "reuse_4x2048_w8_u2": {"REUSE_UNROLL": 2},
+    },
+    "rowskip": {
+        "default": {},
+        "noskip": {"SKIP_DROPPED": False},
+        "noskip_evict_x": {"SKIP_DROPPED": False, **EVICT_X},
+        "u4": {"ROW_UNROLL": 4},
+        "u4_evict_x": {"ROW_UNROLL": 4, **EVICT_X},
+        "1x4096_w8_u2": {"ROW_TILE": 4096, "ROW_WARPS": 8},
+        "1x1024_w4_u4": {"ROW_TILE": 1024, "ROW_UNROLL": 4},
+    },
+    "shortbm": {
+        "default": {},
+        "c2048_w8": {"ONE_ROW_COLUMNS": 2048, "ONE_ROW_WARPS": 8},
+        "c2048_w4": {"ONE_ROW_COLUMNS": 2048},
+        "c512_w4": {"ONE_ROW_COLUMNS": 512},
+        "c1024_w2": {"ONE_ROW_WARPS": 2},
+        "c1024_w8": {"ONE_ROW_WARPS": 8},
+        "evict_x": EVICT_X,
+        "operand_last": {"OPERAND_EVICTION": "evict_last"},
+    },
+    "long": {
+        "default": {},
+        "evict_x": EVICT_X,
+        "evict_x_u8": {**EVICT_X, "LONG_UNROLL": 8},
+        "evict_x_c1024_w4_u8": {**EVICT_X, "LONG_COLUMNS": 1024, "LONG_WARPS": 4, "LONG_UNROLL": 8},
+        "evict_x_split12": {**EVICT_X, "SPLIT_TARGET_PROGRAMS_PER_SM": 12},
+        "evict_x_split16": {**EVICT_X, "SPLIT_TARGET_PROGRAMS_PER_SM": 16, "SPLIT_MIN_PROGRAMS_PER_SM": 8},
+        "evict_x_noskip": {**EVICT_X, "SKIP_DROPPED": False},
+    },
+})
 # Module constants that change the kernel without changing the plan.
-KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS")
+KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS",
+                  "SKIP_DROPPED")
 
 
 @contextlib.contextmanager

@@ -119,6 +119,8 @@ PREFETCH_ROWS = False
 X_EVICTION = ""
 OPERAND_EVICTION = ""
 NUM_STAGES = None
+# Read x only where the mask keeps it, when the mask is constant along x's contiguous dim.
+SKIP_DROPPED = True
 # Bounded autotune (``_tuned_plan``): on CUDA inputs of AUTOTUNE_MIN_ELEMENTS or more, time the
 # candidates of the input's class AUTOTUNE_ROUNDS rounds of AUTOTUNE_REPS launches each
 # (interleaved, median of the rounds; fewer rounds where that would pass AUTOTUNE_MAX_SECONDS)
@@ -276,6 +278,16 @@ class Plan(NamedTuple):
     k_per_split: int
 
 
+def _cdiv(a: int, b: int) -> int:
+    """Host-side ceil division (triton.cdiv goes through Triton's constexpr-function wrapper, whose
+    call costs microseconds: reduce's host time is on the timed path of every launch)."""
+    return -(-a // b)
+
+
+def _next_power_of_2(n: int) -> int:
+    return 1 << max(n - 1, 0).bit_length()
+
+
 @functools.lru_cache(maxsize=None)
 def _sm_count(device: torch.device) -> int:
     if device.type != "cuda":
@@ -285,7 +297,8 @@ def _sm_count(device: torch.device) -> int:
 
 def _fast_dim(x: torch.Tensor) -> int:
     """x's contiguous dim: the smallest stride among dims longer than one."""
-    return min(range(3), key=lambda d: (x.shape[d] == 1, x.stride(d)))
+    shape, stride = x.shape, x.stride()
+    return min(range(3), key=lambda d: (shape[d] == 1, stride[d]))
 
 
 def _roles(x: torch.Tensor, dim: int, mask: torch.Tensor | None = None) -> tuple[tuple[int, int, int], int]:
@@ -298,7 +311,8 @@ def _roles(x: torch.Tensor, dim: int, mask: torch.Tensor | None = None) -> tuple
     if fast_dim != dim:
         inner = fast_dim
     else:
-        repeated = [] if mask is None else [d for d in kept_dims if mask.stride(d) == 0 and x.shape[d] > 1]
+        mask_stride = None if mask is None else mask.stride()
+        repeated = [] if mask is None else [d for d in kept_dims if mask_stride[d] == 0 and x.shape[d] > 1]
         inner = max(repeated or kept_dims, key=lambda d: x.shape[d])
     outer = kept_dims[0] if kept_dims[1] == inner else kept_dims[1]
     return (outer, inner, dim), fast_dim
@@ -315,8 +329,8 @@ def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool,
                 mask_repeats_along_i: bool = False, mask_varies_along_k: bool = False) -> Tile:
     """(BLOCK_I, BLOCK_K, num_warps, UNROLL): the tile's long side runs along x's contiguous
     axis, so loads coalesce whether or not that axis is the reduced one."""
-    programs_one_row = size_o * triton.cdiv(size_i, ONE_ROW_COLUMNS)
-    size_i, size_k = triton.next_power_of_2(max(size_i, 1)), triton.next_power_of_2(max(size_k, 1))
+    programs_one_row = size_o * _cdiv(size_i, ONE_ROW_COLUMNS)
+    size_i, size_k = _next_power_of_2(max(size_i, 1)), _next_power_of_2(max(size_k, 1))
     if reduced_is_fast:
         if mask_repeats_along_i:
             block_i = min(size_i, REUSE_ROWS)
@@ -342,11 +356,11 @@ def _splits(programs: int, size_k: int, step: int, elements: int, sm_count: int,
     target = SPLIT_TARGET_PROGRAMS_PER_SM if target_per_sm is None else target_per_sm
     if target <= 0 or elements < SPLIT_MIN_ELEMENTS or programs >= SPLIT_MIN_PROGRAMS_PER_SM * sm_count:
         return 1, max(size_k, 1)
-    splits = min(triton.cdiv(target * sm_count, programs), size_k // (step * SPLIT_MIN_STEPS))
+    splits = min(_cdiv(target * sm_count, programs), size_k // (step * SPLIT_MIN_STEPS))
     if splits <= 1:
         return 1, max(size_k, 1)
-    k_per_split = triton.cdiv(triton.cdiv(size_k, splits), step) * step
-    return triton.cdiv(size_k, k_per_split), k_per_split
+    k_per_split = _cdiv(_cdiv(size_k, splits), step) * step
+    return _cdiv(size_k, k_per_split), k_per_split
 
 
 def _layout(x: torch.Tensor, dim: int, mask: torch.Tensor | None):
@@ -355,14 +369,15 @@ def _layout(x: torch.Tensor, dim: int, mask: torch.Tensor | None):
     of ``_tile_shape`` after the sizes."""
     (outer, inner, _), fast_dim = _roles(x, dim, mask)
     size_o, size_i, size_k = x.shape[outer], x.shape[inner], x.shape[dim]
-    repeats = mask is not None and mask.stride(inner) == 0 and size_i > 1
-    varies = mask is not None and mask.stride(dim) != 0 and size_k > 1
+    mask_stride = None if mask is None else mask.stride()
+    repeats = mask is not None and mask_stride[inner] == 0 and size_i > 1
+    varies = mask is not None and mask_stride[dim] != 0 and size_k > 1
     return (outer, inner), (size_o, size_i, size_k), (fast_dim == dim, repeats, varies)
 
 
 def _make_plan(x: torch.Tensor, roles, sizes, tile: Tile, target_per_sm: int | None = None) -> Plan:
     size_o, size_i, size_k = sizes
-    programs = size_o * triton.cdiv(size_i, tile.block_i)
+    programs = size_o * _cdiv(size_i, tile.block_i)
     splits, k_per_split = _splits(programs, size_k, tile.block_k * tile.unroll, x.numel(), _sm_count(x.device),
                                   target_per_sm)
     return Plan(*roles, tile.block_i, tile.block_k, tile.num_warps, tile.unroll, splits, k_per_split)
@@ -375,7 +390,7 @@ def _plan(x: torch.Tensor, dim: int, mask: torch.Tensor | None) -> Plan:
 
 
 def _clip_tile(block_i: int, block_k: int, num_warps: int, unroll: int, size_i: int, size_k: int) -> Tile:
-    size_i, size_k = triton.next_power_of_2(max(size_i, 1)), triton.next_power_of_2(max(size_k, 1))
+    size_i, size_k = _next_power_of_2(max(size_i, 1)), _next_power_of_2(max(size_k, 1))
     return Tile(min(block_i, size_i), min(block_k, size_k), num_warps, max(1, min(unroll, size_k)))
 
 
@@ -393,7 +408,7 @@ def _candidate_plans(x: torch.Tensor, dim: int, mask: torch.Tensor | None) -> li
         default = (LONG_COLUMNS, 1, LONG_WARPS, LONG_UNROLL)
         options = [(tile, target) for tile in (default, *LONG_CANDIDATES) for target in (None, *SPLIT_CANDIDATES)]
         if mask is None:
-            block_i = min(triton.next_power_of_2(size_i), COLUMN_BLOCK_I)
+            block_i = min(_next_power_of_2(size_i), COLUMN_BLOCK_I)
             two_d = (block_i, max(1, COLUMN_TILE // block_i), COLUMN_WARPS, COLUMN_UNROLL)
             options += [(two_d, target) for target in (None, *TWO_D_SPLIT_CANDIDATES)]
     for tile, target in options:
@@ -507,13 +522,6 @@ def _expand_operand(name: str, operand: torch.Tensor, x: torch.Tensor, dtypes, k
         ) from None
 
 
-def _broadcast_flags(operand: torch.Tensor | None, dims) -> tuple[bool, ...]:
-    """Per dim in ``dims``: True where the operand repeats one value (stride 0)."""
-    if operand is None:
-        return (False,) * len(dims)
-    return tuple(operand.stride(d) == 0 for d in dims)
-
-
 def reduce(x, dim, mask=None, scale=None, *, out=None, out_dtype=None):
     """Sum over ``dim`` of ``x * scale`` where ``mask != 0``, accumulated in fp32.
 
@@ -560,33 +568,38 @@ def reduce(x, dim, mask=None, scale=None, *, out=None, out_dtype=None):
 
 
 def _launch(plan: Plan, x, dim, mask, scale, out) -> None:
-    """Run ``plan`` on validated arguments (mask and scale expanded to x's shape, or None)."""
+    """Run ``plan`` on validated arguments (mask and scale expanded to x's shape, or None).
+    Its host time is on the path of every call, so strides are read once, as tuples."""
     has_mask, has_scale = mask is not None, scale is not None
-    kept_dims = [d for d in range(3) if d != dim]
     roles = (plan.outer, plan.inner, dim)
-    size_o, size_i, size_k = (x.shape[d] for d in roles)
-    mask_broadcast = _broadcast_flags(mask, roles)
-    scale_broadcast = _broadcast_flags(scale, roles)
+    shape, x_stride = x.shape, x.stride()
+    size_o, size_i, size_k = shape[plan.outer], shape[plan.inner], shape[dim]
+    mask_stride = tuple(mask.stride(d) for d in roles) if has_mask else (0, 0, 0)
+    scale_stride = tuple(scale.stride(d) for d in roles) if has_scale else (0, 0, 0)
+    fast_dim = _fast_dim(x)
     split = plan.splits > 1
-    load_only_kept = has_mask and mask.stride(_fast_dim(x)) == 0
+    load_only_kept = SKIP_DROPPED and has_mask and mask.stride(fast_dim) == 0
     partial = torch.empty((plan.splits, size_o, size_i), dtype=torch.float32, device=x.device) if split else out
-    out_o, out_i = out.stride(kept_dims.index(plan.outer)), out.stride(kept_dims.index(plan.inner))
-    _reduce_kernel[(size_o * triton.cdiv(size_i, plan.block_i), plan.splits)](
+    out_stride = out.stride()
+    out_o, out_i = out_stride[plan.outer - (plan.outer > dim)], out_stride[plan.inner - (plan.inner > dim)]
+    _reduce_kernel[(size_o * _cdiv(size_i, plan.block_i), plan.splits)](
         x, mask if has_mask else x, scale if has_scale else x, out, partial, dim,
         size_o, size_i, size_k, plan.k_per_split,
-        *(x.stride(d) for d in roles),
-        *((mask.stride(d) for d in roles) if has_mask else (0, 0, 0)),
-        *((scale.stride(d) for d in roles) if has_scale else (0, 0, 0)),
+        x_stride[plan.outer], x_stride[plan.inner], x_stride[dim],
+        *mask_stride, *scale_stride,
         out_o, out_i,
         HAS_MASK=has_mask, HAS_SCALE=has_scale,
-        LOAD_ONLY_KEPT=load_only_kept, PREFETCH_MASK=load_only_kept or (PREFETCH_COLUMNS if _fast_dim(x) != dim else PREFETCH_ROWS),
-        BROADCAST_MO=mask_broadcast[0], BROADCAST_MI=mask_broadcast[1], BROADCAST_MK=mask_broadcast[2],
-        BROADCAST_SO=scale_broadcast[0], BROADCAST_SI=scale_broadcast[1], BROADCAST_SK=scale_broadcast[2],
+        LOAD_ONLY_KEPT=load_only_kept,
+        PREFETCH_MASK=load_only_kept or (PREFETCH_COLUMNS if fast_dim != dim else PREFETCH_ROWS),
+        BROADCAST_MO=has_mask and mask_stride[0] == 0, BROADCAST_MI=has_mask and mask_stride[1] == 0,
+        BROADCAST_MK=has_mask and mask_stride[2] == 0,
+        BROADCAST_SO=has_scale and scale_stride[0] == 0, BROADCAST_SI=has_scale and scale_stride[1] == 0,
+        BROADCAST_SK=has_scale and scale_stride[2] == 0,
         BLOCK_I=plan.block_i, BLOCK_K=plan.block_k, UNROLL=plan.unroll, SPLIT=split,
         X_EVICTION=X_EVICTION, OPERAND_EVICTION=OPERAND_EVICTION,
         num_warps=plan.num_warps, **({} if NUM_STAGES is None else {"num_stages": NUM_STAGES}),
     )
     if split:
-        _finalize_kernel[(triton.cdiv(size_o * size_i, FINALIZE_BLOCK),)](
+        _finalize_kernel[(_cdiv(size_o * size_i, FINALIZE_BLOCK),)](
             partial, out, plan.splits, size_o, size_i, out_o, out_i, BLOCK=FINALIZE_BLOCK, num_warps=4,
         )
