@@ -114,6 +114,28 @@ CASE_SETS.update({
         ((4, 8192, 8192), 0, "bfloat16", "bcast_n"),
     ],
 })
+# Third pass: the best of the second around its neighbours, the constant-mask hoist, dense masks.
+CASE_SETS.update({
+    "reuse2": [*CASE_SETS["reuse"], ((65536, 4, 8192), 2, "float16", "bcast_m")],
+    "rowskip2": [
+        *CASE_SETS["rowskip"],
+        ((65536, 4, 8192), 2, "float16", "bcast_n"),
+        ((8192, 4, 8192), 2, "float16", "none"),
+        ((8192, 4, 8192), 2, "bfloat16", "dense"),
+    ],
+    "hoist": [
+        ((8192, 4, 8192), 1, "float16", "bcast_m"),
+        ((65536, 4, 8192), 1, "bfloat16", "bcast_m"),
+        ((4, 8192, 8192), 1, "float16", "bcast_m"),
+    ],
+    "dense": [
+        ((4, 8192, 8192), 1, "bfloat16", "dense"),
+        ((4, 8192, 8192), 1, "float16", "dense"),
+        ((8192, 4, 8192), 0, "float16", "dense"),
+        ((8192, 4, 8192), 0, "bfloat16", "dense"),
+        ((65536, 4, 8192), 0, "bfloat16", "dense"),
+    ],
+})
 EVICT_X = {"X_EVICTION": "evict_first"}
 VARIANT_SETS = {  # name -> {variant name: constant overrides}
     "rows": {
@@ -204,9 +226,41 @@ VARIANT_SETS.update({
         "evict_x_noskip": {**EVICT_X, "SKIP_DROPPED": False},
     },
 })
+REUSE_4X1024 = {"REUSE_TILE": 4096, "REUSE_WARPS": 4, "REUSE_UNROLL": 2}
+VARIANT_SETS.update({
+    "reuse2": {
+        "default": {},
+        "4x1024_w4_u2": REUSE_4X1024,
+        "4x1024_w4_u4": {**REUSE_4X1024, "REUSE_UNROLL": 4},
+        "4x512_w4_u4": {"REUSE_TILE": 2048, "REUSE_WARPS": 4, "REUSE_UNROLL": 4},
+        "4x512_w2_u4": {"REUSE_TILE": 2048, "REUSE_WARPS": 2, "REUSE_UNROLL": 4},
+        "8x1024_w8_u2": {"REUSE_ROWS": 8, "REUSE_TILE": 8192, "REUSE_WARPS": 8, "REUSE_UNROLL": 2},
+        "4x1024_w4_u2_evict_x": {**REUSE_4X1024, **EVICT_X},
+        "4x1024_w4_u2_operand_last": {**REUSE_4X1024, "OPERAND_EVICTION": "evict_last"},
+    },
+    "rowskip2": {
+        "default": {},
+        "1x1024_w4_u4": {"ROW_TILE": 1024, "ROW_UNROLL": 4},
+        "1x1024_w2_u4": {"ROW_TILE": 1024, "ROW_WARPS": 2, "ROW_UNROLL": 4},
+        "1x1024_w4_u8": {"ROW_TILE": 1024, "ROW_UNROLL": 8},
+        "1x512_w2_u8": {"ROW_TILE": 512, "ROW_WARPS": 2, "ROW_UNROLL": 8},
+        "1x2048_w8_u4": {"ROW_WARPS": 8, "ROW_UNROLL": 4},
+        "1x1024_w4_u4_evict_x": {"ROW_TILE": 1024, "ROW_UNROLL": 4, **EVICT_X},
+    },
+    "hoist": {
+        "default": {},
+        "prefetch": {"HOIST_CONSTANT_MASK": False},
+        "per_tile": {"HOIST_CONSTANT_MASK": False, "PREFETCH_COLUMNS": False},
+        "per_tile_evict_x": {"HOIST_CONSTANT_MASK": False, "PREFETCH_COLUMNS": False, **EVICT_X},
+    },
+    "dense": {
+        "default": {},
+        "evict_x": EVICT_X,
+    },
+})
 # Module constants that change the kernel without changing the plan.
 KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS",
-                  "SKIP_DROPPED")
+                  "SKIP_DROPPED", "HOIST_CONSTANT_MASK")
 
 
 @contextlib.contextmanager
@@ -231,19 +285,6 @@ def host_seconds(torch, fn, calls=50) -> float:
     seconds = (time.perf_counter() - start) / calls
     torch.cuda.synchronize()
     return seconds
-
-
-def graph_seconds(torch, timer, fn) -> float:
-    """Device time of one call captured in a CUDA graph and replayed (L2 flushed by the timer)."""
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream):
-        fn()  # warm up off the capture (compiles, allocates)
-    torch.cuda.current_stream().wait_stream(stream)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        fn()
-    return timer(graph.replay)
 
 
 def main(argv=None) -> int:
@@ -297,7 +338,7 @@ def main(argv=None) -> int:
                                 if args.host:
                                     row["host_us"] = host_seconds(torch, row["call"]) * 1e6
                                 if args.graph:
-                                    row["graph_us"] = graph_seconds(torch, timer, row["call"]) * 1e6
+                                    row["graph_us"] = bench.graph_seconds(torch, timer, row["call"]) * 1e6
                             row["samples_us"].append(timer(row["call"]) * 1e6)
                         except Exception as error:  # noqa: BLE001 - a variant that does not compile on this GPU
                             case_rows[name] = {"variant": name, "error": f"{type(error).__name__}: {error}"[:200]}

@@ -119,6 +119,8 @@ PREFETCH_ROWS = False
 X_EVICTION = ""
 OPERAND_EVICTION = ""
 NUM_STAGES = None
+# Load a mask that is constant along k once per program (else with every tile, like one that varies).
+HOIST_CONSTANT_MASK = True
 # Read x only where the mask keeps it, when the mask is constant along x's contiguous dim.
 SKIP_DROPPED = True
 # Bounded autotune (``_tuned_plan``): on CUDA inputs of AUTOTUNE_MIN_ELEMENTS or more, time the
@@ -178,7 +180,7 @@ def _reduce_kernel(
     BROADCAST_MO: tl.constexpr, BROADCAST_MI: tl.constexpr, BROADCAST_MK: tl.constexpr,
     BROADCAST_SO: tl.constexpr, BROADCAST_SI: tl.constexpr, BROADCAST_SK: tl.constexpr,
     PREFETCH_MASK: tl.constexpr, BLOCK_I: tl.constexpr, BLOCK_K: tl.constexpr, UNROLL: tl.constexpr,
-    SPLIT: tl.constexpr, X_EVICTION: tl.constexpr, OPERAND_EVICTION: tl.constexpr,
+    SPLIT: tl.constexpr, X_EVICTION: tl.constexpr, OPERAND_EVICTION: tl.constexpr, HOIST_MASK: tl.constexpr,
 ):
     """Y[o, i] = sum over k of X[o, i, k] * Scale[o, i, k] where Mask[o, i, k] != 0.
 
@@ -204,7 +206,7 @@ def _reduce_kernel(
     k = k_lo + tl.arange(0, BLOCK_K).to(tl.int64)
     # Values constant along k: one load per program. With PREFETCH_MASK (x's loads wait for the
     # mask), each tile's mask is loaded one tile ahead (mask_next).
-    if HAS_MASK and (BROADCAST_MK or PREFETCH_MASK):
+    if HAS_MASK and ((BROADCAST_MK and HOIST_MASK) or PREFETCH_MASK):
         mask_next = _load_operand(Mask, o, i, k, i_ok, k < k_hi, live, stride_mo, stride_mi, stride_mk,
                                   BROADCAST_MO, BROADCAST_MI, BROADCAST_MK, OPERAND_EVICTION)
     if HAS_SCALE and BROADCAST_SK:
@@ -219,7 +221,7 @@ def _reduce_kernel(
             in_bounds = i_ok[:, None] & k_ok[None, :]
             keep = in_bounds
             if HAS_MASK:
-                if BROADCAST_MK:
+                if BROADCAST_MK and HOIST_MASK:
                     mask = mask_next
                 elif PREFETCH_MASK:
                     mask = mask_next
@@ -596,7 +598,7 @@ def _launch(plan: Plan, x, dim, mask, scale, out) -> None:
         BROADCAST_SO=has_scale and scale_stride[0] == 0, BROADCAST_SI=has_scale and scale_stride[1] == 0,
         BROADCAST_SK=has_scale and scale_stride[2] == 0,
         BLOCK_I=plan.block_i, BLOCK_K=plan.block_k, UNROLL=plan.unroll, SPLIT=split,
-        X_EVICTION=X_EVICTION, OPERAND_EVICTION=OPERAND_EVICTION,
+        X_EVICTION=X_EVICTION, OPERAND_EVICTION=OPERAND_EVICTION, HOIST_MASK=HOIST_CONSTANT_MASK,
         num_warps=plan.num_warps, **({} if NUM_STAGES is None else {"num_stages": NUM_STAGES}),
     )
     if split:
