@@ -63,16 +63,20 @@ SCALE_DTYPES = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
 # Tile shapes measured on an H200 (benchmarks/tile_sweep.py, docs/kernel-benchmarks.md).
 # A loop step sums UNROLL tiles whose loads are independent: they are in flight together, which
 # is what a streaming kernel needs, while each tile keeps few elements per thread.
-# Row tiles (k contiguous): ROW_ROWS rows of ROW_TILE // ROW_ROWS elements.
-ROW_TILE = 2048
+# Row tiles (k contiguous): ROW_ROWS rows of ROW_TILE // ROW_ROWS elements. 1 x 1024, 4 a step
+# (was 1 x 2048, 2 a step): 3-5% faster with a mask broadcast over N, 3% without a mask, equal
+# with a dense one (tile_sweep_third.txt).
+ROW_TILE = 1024
 ROW_ROWS = 1
 ROW_WARPS = 4
-ROW_UNROLL = 2
+ROW_UNROLL = 4
 # Row tiles when the mask repeats along a kept dim: REUSE_ROWS rows share each mask load.
+# 4 x 1024, 4 warps, 2 a step (was 4 x 2048, 8 warps, 1 a step): 5-10% faster on bf16 and on
+# 4x8192x8192 and 65536x4x8192, equal on 8192x4x8192 fp16 (tile_sweep_classes/_third.txt).
 REUSE_ROWS = 4
-REUSE_TILE = 8192
-REUSE_WARPS = 8
-REUSE_UNROLL = 1
+REUSE_TILE = 4096
+REUSE_WARPS = 4
+REUSE_UNROLL = 2
 # Column tiles (k not contiguous): a program sums ONE_ROW_COLUMNS contiguous columns, one
 # reduced row a tile: x, mask and scale then share one register layout (a 2-D tile gives a
 # 1-byte mask and 2-byte x different vector widths, and converting between them cost up to 5x:
@@ -118,6 +122,10 @@ PREFETCH_ROWS = False
 # "evict_last"), and the software-pipelining depth (None: Triton's default).
 X_EVICTION = ""
 OPERAND_EVICTION = ""
+# x's hint in long column tiles of bf16 x under a dense mask (one that varies along every dim):
+# evict_first ran 4x8192x8192 dim 1 at 208-209 µs instead of 244-245 (three runs each); fp16 x
+# under the same mask ran 206 either way, so the rule is limited to bf16 (tile_sweep_third.txt).
+DENSE_BF16_X_EVICTION = "evict_first"
 NUM_STAGES = None
 # Load a mask that is constant along k once per program (else with every tile, like one that varies).
 HOIST_CONSTANT_MASK = True
@@ -582,6 +590,10 @@ def _launch(plan: Plan, x, dim, mask, scale, out) -> None:
     split = plan.splits > 1
     load_only_kept = SKIP_DROPPED and has_mask and mask.stride(fast_dim) == 0
     partial = torch.empty((plan.splits, size_o, size_i), dtype=torch.float32, device=x.device) if split else out
+    x_eviction = X_EVICTION
+    if (x.dtype == torch.bfloat16 and fast_dim != dim and size_k > SHORT_K and has_mask
+            and 0 not in mask_stride):
+        x_eviction = DENSE_BF16_X_EVICTION
     out_stride = out.stride()
     out_o, out_i = out_stride[plan.outer - (plan.outer > dim)], out_stride[plan.inner - (plan.inner > dim)]
     _reduce_kernel[(size_o * _cdiv(size_i, plan.block_i), plan.splits)](
@@ -598,7 +610,7 @@ def _launch(plan: Plan, x, dim, mask, scale, out) -> None:
         BROADCAST_SO=has_scale and scale_stride[0] == 0, BROADCAST_SI=has_scale and scale_stride[1] == 0,
         BROADCAST_SK=has_scale and scale_stride[2] == 0,
         BLOCK_I=plan.block_i, BLOCK_K=plan.block_k, UNROLL=plan.unroll, SPLIT=split,
-        X_EVICTION=X_EVICTION, OPERAND_EVICTION=OPERAND_EVICTION, HOIST_MASK=HOIST_CONSTANT_MASK,
+        X_EVICTION=x_eviction, OPERAND_EVICTION=OPERAND_EVICTION, HOIST_MASK=HOIST_CONSTANT_MASK,
         num_warps=plan.num_warps, **({} if NUM_STAGES is None else {"num_stages": NUM_STAGES}),
     )
     if split:
