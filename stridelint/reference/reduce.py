@@ -17,7 +17,8 @@ How the work is laid out (``_plan``), from the shapes and strides alone:
 - When there are too few programs to fill the GPU, k is split across programs (``splits``): each
   writes an fp32 partial sum and a second kernel adds the partials in a fixed order.
 - Mask and scale values constant along k are loaded once per program; a mask that varies along
-  k is loaded one tile ahead of x. Where the mask is constant along x's contiguous dim, x is
+  k is loaded one tile ahead of x. Long column tiles of bf16 x under a dense mask load x with
+  an evict_first hint (``DENSE_BF16_X_EVICTION``; measured, not understood). Where the mask is constant along x's contiguous dim, x is
   loaded only where the mask keeps it (whole vectors are kept or dropped, so dropped rows of x
   are never read).
 
