@@ -574,7 +574,7 @@ class FunctionFlow:
                 operand, value = positional[0]
                 name = qualified.split(".")[-1]
                 self.layout_ops[node] = LayoutOp(node, operand, name, value, self._statement)
-            return Dense()
+            return Dense(index=qualified in torch_ops.INDEX_FUNCTIONS)
         if qualified in torch_ops.ELEMENTWISE_FUNCTIONS:
             operands = [(a.value, v) for a, v in arguments]
             integer = qualified.split(".")[-1] in torch_ops.BOOL_RESULT_METHODS
@@ -603,7 +603,10 @@ class FunctionFlow:
         small = self._expands_to_one_dim(node) and (
             not isinstance(receiver, Broadcast) or receiver.small
         )
-        return Broadcast(State.DEFINITE, evidence, local=True, small=small)
+        grid = isinstance(receiver, Dense) and receiver.index or (
+            isinstance(receiver, Broadcast) and receiver.grid
+        )
+        return Broadcast(State.DEFINITE, evidence, local=True, small=small, grid=grid)
 
     def _expands_to_one_dim(self, call: cst.Call) -> bool:
         """`t.expand(B)` / `torch.broadcast_to(t, (B,))` with B a number (`x.shape[0]`,
@@ -700,7 +703,11 @@ class FunctionFlow:
             sinks = frozenset().union(*(d.sinks for d in derived))
             return Derived(sinks, any(d.reduced for d in derived), all(d.exact for d in derived))
         if any(isinstance(v, (Dense, Narrowed)) for v in values):
-            return Dense()
+            index = _keeps_positions(node, kind) and all(
+                isinstance(v, Dense) and v.index or isinstance(v, Scalar) or _is_scalar_literal(e)
+                for e, v in operands
+            )
+            return Dense(index)
         broadcast = [(expr, v) for expr, v in operands if isinstance(v, Broadcast)]
         if not broadcast:
             return Scalar() if values and all(isinstance(v, Scalar) for v in values) else None
@@ -747,6 +754,20 @@ def _as_view(value: Value) -> Value:
     if isinstance(value, Derived):
         return Derived(value.sinks, value.reduced, False)
     return value
+
+
+_AFFINE = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo, cst.Minus)
+
+
+def _keeps_positions(node: cst.BaseExpression, kind: str) -> bool:
+    """Affine integer arithmetic and casts of index vectors (`torch.arange(n) * stride + base`,
+    `.long()`) still give positions; comparisons, masks and other functions do not."""
+    if kind == "cast":
+        return True
+    operator = getattr(node, "operator", None)
+    return isinstance(node, (cst.BinaryOperation, cst.UnaryOperation)) and isinstance(
+        operator, _AFFINE
+    )
 
 
 def _call_site(
