@@ -122,3 +122,14 @@ def test_index_functions_make_one_dense_vector_of_positions(name: str) -> None:
     assert name in torch_ops.FRESH_FUNCTIONS
     assert result.shape == (10,) and result.stride() == (1,)
     assert result.is_contiguous() and result.untyped_storage().nbytes() == 10 * result.element_size()
+
+
+@pytest.mark.parametrize("name", sorted(torch_ops.JOIN_FUNCTIONS))
+def test_join_functions_write_each_input_whole_into_a_dense_output(name: str) -> None:
+    """A broadcast input is copied element by element into an output at least its size."""
+    function = getattr(torch, name.split(".")[-1])
+    t, other = stride0(torch.float32), torch.ones(4, 3)
+    result = function([t, other])
+    assert 0 not in result.stride() and result.is_contiguous()
+    assert result.numel() == t.numel() + other.numel()
+    assert not shares_storage(t, result)
