@@ -619,6 +619,8 @@ class FunctionFlow:
             sizes = sizes[1:]
             if len(sizes) == 1 and isinstance(sizes[0], (cst.Tuple, cst.List)):
                 sizes = [e.value for e in sizes[0].elements]
+        if len(sizes) > 1:  # `expand(1, n)`, `expand(n, 1)`: unit dims add no elements
+            sizes = [s for s in sizes if not (isinstance(s, cst.Integer) and s.value == "1")]
         if len(sizes) != 1 or any(a.star for a in call.args):
             return False
         return self._is_one_number(sizes[0])
@@ -836,8 +838,13 @@ def _spells_one_number(node: cst.BaseExpression, number_names: frozenset[str]) -
             isinstance(indexed, cst.Call) and (dotted(indexed.func) or "").endswith(".size")
         )
         return reads_shape and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
-    if isinstance(node, cst.Call):  # `len(xs)`, `int(n)`, `x.size(0)`
+    if isinstance(node, cst.Call):  # `len(xs)`, `int(n)`, `x.size(0)`, `max(m, n)`
         func = dotted(node.func) or ""
+        if func in ("max", "min") and len(node.args) > 1:
+            return all(
+                a.keyword is None and not a.star and _spells_one_number(a.value, number_names)
+                for a in node.args
+            )
         return func in ("len", "int") or (func.endswith(".size") and bool(node.args))
     return False
 

@@ -52,7 +52,9 @@ def test_type_as_is_a_cast_of_its_receiver():
 
 @pytest.mark.parametrize(
     "call", ["x.expand(4)", "x.expand(n.shape[0])", "x.expand(n.size(0))", "x.expand(len(n))",
-             "torch.broadcast_to(x, (n.shape[0],))", "x.expand(n.shape[0] * 2)"],
+             "torch.broadcast_to(x, (n.shape[0],))", "x.expand(n.shape[0] * 2)",
+             "x.expand(1, n.shape[0])", "x.expand(n.size(0), 1)",
+             "x.expand(max(n.shape[0], x.shape[0]))"],
 )
 def test_an_expand_to_one_dim_is_small(call):
     value = value_of(f"import torch\ny = {call}\n".replace("\n", "\n", 1))
@@ -61,7 +63,8 @@ def test_an_expand_to_one_dim_is_small(call):
 
 @pytest.mark.parametrize(
     "call", ["x.expand(4, 8)", "x.expand(n.shape)", "x.expand(n)", "x.expand_as(n)",
-             "x.expand(*n.shape)", "x.expand(n.shape[1:])", "x.expand(4).expand(2, 4)"],
+             "x.expand(*n.shape)", "x.expand(n.shape[1:])", "x.expand(4).expand(2, 4)",
+             "x.expand(1, n.shape[0], 2)", "x.expand(max(n.shape))", "x.expand(1, n)"],
 )
 def test_an_expand_that_may_have_several_dims_is_not_small(call):
     value = value_of(f"y = {call}\n")
