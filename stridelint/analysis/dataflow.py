@@ -524,6 +524,8 @@ class FunctionFlow:
         if name in torch_ops.LAYOUT_METHODS and isinstance(receiver, Broadcast):
             self.layout_ops[node] = LayoutOp(node, receiver_node, name, receiver, self._statement)
             return None
+        if name in torch_ops.LAYOUT_METHODS and isinstance(receiver, Dense) and receiver.index:
+            return receiver  # `torch.arange(n).reshape(1, n, 1)`: the same positions
         if name in torch_ops.BROADCAST_METHODS and _looks_like_tensor_receiver(receiver_node, node):
             if name == "expand" and _keeps_every_size(node):
                 return _as_view(receiver)  # `x.expand(1, -1)`: no dim grows, no stride 0 made

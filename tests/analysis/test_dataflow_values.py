@@ -127,6 +127,7 @@ def test_abs_of_a_broadcast_tensor_is_elementwise_not_a_number():
      "i = torch.arange(n) * 16 + 8\ny = i[:, None].expand(-1, 4)\n",
      "i = torch.linspace(0, 1, n).long()\ny = i.view(1, -1).expand(4, -1)\n",
      "i = -torch.arange(n) % 7\ny = i.unsqueeze(0).expand(x.shape[0], -1)\n",
+     "y = torch.arange(3).reshape(1, 3, 1).expand(n, -1, 4)\n",
      "i = torch.arange(n)\nif x:\n    i = torch.arange(n) + 1\ny = i.expand(4, -1)\n"],
 )
 def test_an_expanded_position_vector_is_a_grid(body):
