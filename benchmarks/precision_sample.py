@@ -113,8 +113,7 @@ def report(
     markdown: bool,
 ) -> list[str]:
     lines = []
-    bar = "|" if markdown else ""
-    sep = " | " if markdown else "  "
+    sep = "  "
     for library, rows in samples.items():
         lines.append(f"\n{library}: {totals[library]} findings, {len(rows)} drawn")
         if markdown:
@@ -124,22 +123,23 @@ def report(
             cells = [f"`{d.file}`" if markdown else d.file, str(d.line), d.code,
                      v.verdict if v else "UNJUDGED",
                      (f"{v.cause}: {v.reason}" if v and v.cause else v.reason) if v else d.message[:120]]  # fmt: skip
-            lines.append(bar + sep.join(cells).strip() + bar if markdown else sep.join(cells))
+            lines.append(f"| {' | '.join(cells)} |" if markdown else sep.join(cells))
     lines.append("")
     if markdown:
-        lines += ["| library | findings | drawn | judged | worth acting on | precision |",
-                  "|---|---|---|---|---|---|"]  # fmt: skip
+        lines += ["| library | findings | drawn | judged | worth acting on | precision | noise by cause |",
+                  "|---|---|---|---|---|---|---|"]  # fmt: skip
     for library, rows in samples.items():
         judged = [verdicts[k] for d in rows if (k := (d.library, d.file, d.line, d.code)) in verdicts]
         act = sum(v.verdict == "act" for v in judged)
         pct = f"{100 * act / len(judged):.1f}%" if judged else "n/a"
         causes = collections.Counter(v.cause for v in judged if v.verdict == "noise")
+        by_cause = ", ".join(f"{c} {n}" for c, n in causes.most_common())
         if markdown:
-            lines.append(f"| {library} | {totals[library]} | {len(rows)} | {len(judged)} | {act} | {pct} |")
+            lines.append(f"| {library} | {totals[library]} | {len(rows)} | {len(judged)} | {act} "
+                         f"| {pct} | {by_cause} |")  # fmt: skip
         else:
             lines.append(f"{library}: {act}/{len(judged)} worth acting on ({pct}), "
-                         f"{len(rows) - len(judged)} unjudged; noise by cause: "
-                         + ", ".join(f"{c} {n}" for c, n in causes.most_common()))  # fmt: skip
+                         f"{len(rows) - len(judged)} unjudged; noise by cause: {by_cause}")  # fmt: skip
     return lines
 
 
