@@ -67,7 +67,7 @@ def lint(root: Path) -> list[dict]:
     """The raw JSON findings of `stridelint check` on the whole library at `root`."""
     cmd = [sys.executable, "-m", "stridelint", "check", "--isolated", "--no-cache",
            "--exit-zero", "-q", "--output-format", "json", str(root)]  # fmt: skip
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
     try:
         return json.loads(proc.stdout or "[]")
     except json.JSONDecodeError:
