@@ -72,3 +72,20 @@ def test_passes_strides_sees_a_splat_and_a_single_stride():
     assert uses.passes_strides(facts, first, node(facts, "a", cst.Name, nth=1))
     assert not uses.passes_strides(facts, first, node(facts, "b", cst.Name, nth=1))
     assert uses.passes_strides(facts, second, node(facts, "b", cst.Name, nth=2))
+
+
+def _joined(body: str, value: str = "x.expand(n, -1).float()") -> list[bool]:
+    facts = facts_of(_KERNEL + f"\ndef f(x, n, u):\n    t = {value}\n" + body)
+    found = uses.uses_of(facts, flow_of(facts, "f"), node(facts, value, cst.BaseExpression))
+    return [uses.is_joined(facts, use) for use in found]
+
+
+def test_an_element_of_torch_cat_or_stack_is_joined():
+    assert _joined("    return torch.cat([t, u], dim=1)\n") == [True]
+    assert _joined("    return torch.stack((u, t))\n") == [True]
+
+
+def test_other_uses_are_not_joined():
+    assert _joined("    return sum([t, u])\n") == [False]
+    assert _joined("    y = t * 2\n    return torch.cat([y, u])\n") == [False]
+    assert _joined("    return t\n") == [False]
