@@ -36,6 +36,8 @@ QUICK_SHAPES = ["2,4,32"]
 MASKS = ["none", "dense", "bcast_n", "bcast_m"]
 DTYPES = {"fp16": "float16", "bf16": "bfloat16"}
 COMPILE_MODES = ["default", "max-autotune", "max-autotune-no-cudagraphs"]
+# Compiled modes timed again from a CUDA graph with --graph; max-autotune replays its own graphs.
+GRAPH_MODES = ("default", "max-autotune-no-cudagraphs")
 HOOK_SHAPE = (65536, 4, 8192)
 QUICK_HOOK_ELEMENTS = 2**20
 # A compiled version "wins" a row when it is more than this much faster than the kernel.
@@ -60,6 +62,9 @@ def parse_args(argv=None):
     parser.add_argument("--summarize", nargs="+", type=Path, metavar="JSON",
                         help="print the table and summary of earlier --json runs, run nothing")
     parser.add_argument("--no-hook", action="store_true", help="skip the launch-metadata hook comparison")
+    parser.add_argument("--graph", action="store_true",
+                        help="also time one call replayed from a CUDA graph (device time without host work) for "
+                             "the kernel and the compiled modes in GRAPH_MODES")
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args(argv)
     if args.no_compile:
@@ -84,6 +89,24 @@ class Timer:
         from stridelint.reference.measure import median_seconds
 
         return median_seconds(fn, self.device, repeats=1 if self.quick else 5)
+
+
+def graph_seconds(torch, timer, fn) -> float:
+    """Device time of one call captured in a CUDA graph and replayed, L2 flushed by the timer.
+    A timed call that is not replayed also waits for its host work (argument checks, the
+    launch itself) whenever that takes longer than the device's flush before it; a replay does
+    not, so this is the device's time alone."""
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        fn()  # warm up off the capture (compiles, allocates)
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        fn()
+    seconds = timer(graph.replay)
+    del graph
+    return seconds
 
 
 def copy_bandwidth(torch, device, timer, quick) -> float:
@@ -145,6 +168,7 @@ def bench_reduce(torch, args, device, timer, copy_bytes_per_s, rows, on_row=lamb
     if args.autotune:
         reduce_module.AUTOTUNE = True
     compiled = make_compiled(torch, args.compile_modes) if device == "cuda" else {}
+    graph = args.graph and device == "cuda"
     for shape in args.shapes:
         for dtype_name in args.dtypes:
             dtype = getattr(torch, DTYPES[dtype_name])
@@ -176,6 +200,8 @@ def bench_reduce(torch, args, device, timer, copy_bytes_per_s, rows, on_row=lamb
                     row["tune_s"] = tune_s
                     row["plan"] = reduce_module.describe_plan(reduce_module.plan_for(x, dim, mask, scale))
                     row["kernel_s"] = timer(lambda: reduce(x, dim, mask, scale, out=out))
+                    if graph:
+                        row["kernel_graph_s"] = graph_seconds(torch, timer, lambda: reduce(x, dim, mask, scale, out=out))
                     if args.compare_heuristic:
                         saved, reduce_module.AUTOTUNE = reduce_module.AUTOTUNE, False
                         try:
@@ -201,6 +227,9 @@ def bench_reduce(torch, args, device, timer, copy_bytes_per_s, rows, on_row=lamb
                             (result.float() - expected.float()).abs().max().item() <= tolerance)
                         del result
                         row[f"compiled_s[{mode}]"] = timer(lambda fn=fn: fn(x, dim, mask, scale))
+                        if graph and mode in GRAPH_MODES:
+                            row[f"compiled_graph_s[{mode}]"] = graph_seconds(
+                                torch, timer, lambda fn=fn: fn(x, dim, mask, scale))
                     del expected
                     row["kernel_bytes_per_s"] = row["bytes"] / row["kernel_s"]
                     row["fraction_of_copy"] = row["kernel_bytes_per_s"] / copy_bytes_per_s
@@ -217,8 +246,9 @@ def reduce_header(modes) -> str:
     compiled = "".join(f" {mode} µs | {mode} of copy | {mode} compile s |" for mode in modes)
     return (
         f"| shape | dim | dtype | mask | MB to move | kernel µs | kernel GB/s | of copy | eager µs |{compiled} ok "
-        f"| plan | tune s | heuristic µs | heuristic of copy | heuristic plan |\n"
-        f"|{'---|' * (15 + 3 * len(modes))}"
+        f"| plan | tune s | heuristic µs | heuristic of copy | heuristic plan | kernel graph µs "
+        f"| default graph µs |\n"
+        f"|{'---|' * (17 + 3 * len(modes))}"
     )
 
 
@@ -241,7 +271,7 @@ def reduce_table_line(row, copy_bytes_per_s, modes) -> str:
         f"| {row['bytes'] / 1e6:.1f} | {us('kernel_s')} | {row['kernel_bytes_per_s'] / 1e9:.0f} "
         f"| {row['fraction_of_copy']:.0%} | {us('eager_s')} |{compiled} {'yes' if ok else 'NO'} "
         f"| {row.get('plan', '-')} | {tune_s} | {us('heuristic_s')} | {heuristic_of_copy} "
-        f"| {row.get('heuristic_plan', '-')} |"
+        f"| {row.get('heuristic_plan', '-')} | {us('kernel_graph_s')} | {us('compiled_graph_s[default]')} |"
     )
 
 
@@ -275,6 +305,24 @@ def summary(rows) -> list[str]:
             + "".join(f"\n  wins: {row_name(row)} {row[key] * 1e6:.0f} µs vs {row['kernel_s'] * 1e6:.0f} µs"
                       for row in wins)
         )
+    graphed = [row for row in rows if "kernel_graph_s" in row]
+    if graphed:
+        slow = [row for row in graphed if row["bytes"] / row["kernel_graph_s"] < TARGET_OF_COPY * copy_of(row)]
+        lines.append(
+            f"device time alone (CUDA graph replay): rows under {TARGET_OF_COPY:.0%}: {len(slow)} of {len(graphed)}"
+            + "".join(f"\n  under: {row_name(row)} {row['bytes'] / row['kernel_graph_s'] / copy_of(row):.0%}"
+                      for row in slow))
+        for mode in compiled_modes(rows):
+            timed = [row for row in graphed if row["mask"] != "none" and f"compiled_s[{mode}]" in row]
+            # max-autotune replays CUDA graphs itself: its timed call is already device time alone.
+            wins = [row for row in timed if row.get(f"compiled_graph_s[{mode}]", row[f"compiled_s[{mode}]"])
+                    < row["kernel_graph_s"] * (1 - WIN_MARGIN)]
+            lines.append(
+                f"  torch.compile {mode}, device time alone: faster than the kernel by more than {WIN_MARGIN:.0%} "
+                f"on {len(wins)} of {len(timed)} masked rows"
+                + "".join(f"\n    wins: {row_name(row)} "
+                          f"{row.get(f'compiled_graph_s[{mode}]', row[f'compiled_s[{mode}]']) * 1e6:.0f} µs vs "
+                          f"{row['kernel_graph_s'] * 1e6:.0f} µs" for row in wins))
     heuristic = [row for row in rows if "heuristic_s" in row]
     if heuristic:
         slow = [row for row in heuristic if row["heuristic_fraction_of_copy"] < TARGET_OF_COPY]
@@ -292,6 +340,11 @@ def summary(rows) -> list[str]:
     if eager:
         lines.append(f"kernel vs eager: {min(eager):.1f}x to {max(eager):.1f}x faster")
     return lines
+
+
+def copy_of(row) -> float:
+    """The copy bandwidth of the row's own run (kept in the row by ``bench_reduce``)."""
+    return row["bytes"] / row["kernel_s"] / row["fraction_of_copy"]
 
 
 def row_name(row) -> str:

@@ -559,6 +559,8 @@ class FunctionFlow:
         if name in torch_ops.LAYOUT_METHODS and isinstance(receiver, Broadcast):
             self.layout_ops[node] = LayoutOp(node, receiver_node, name, receiver, self._statement)
             return None
+        if name in torch_ops.LAYOUT_METHODS and isinstance(receiver, Dense) and receiver.index:
+            return receiver  # `torch.arange(n).reshape(1, n, 1)`: the same positions
         if name in torch_ops.BROADCAST_METHODS and _looks_like_tensor_receiver(receiver_node, node):
             if name == "expand" and _keeps_every_size(node):
                 return _as_view(receiver)  # `x.expand(1, -1)`: no dim grows, no stride 0 made
@@ -609,7 +611,7 @@ class FunctionFlow:
                 operand, value = positional[0]
                 name = qualified.split(".")[-1]
                 self.layout_ops[node] = LayoutOp(node, operand, name, value, self._statement)
-            return Dense()
+            return Dense(index=qualified in torch_ops.INDEX_FUNCTIONS)
         if qualified in torch_ops.ELEMENTWISE_FUNCTIONS:
             operands = [(a.value, v) for a, v in arguments]
             integer = qualified.split(".")[-1] in torch_ops.BOOL_RESULT_METHODS
@@ -638,7 +640,10 @@ class FunctionFlow:
         small = self._expands_to_one_dim(node) and (
             not isinstance(receiver, Broadcast) or receiver.small
         )
-        return Broadcast(State.DEFINITE, evidence, local=True, small=small)
+        grid = isinstance(receiver, Dense) and receiver.index or (
+            isinstance(receiver, Broadcast) and receiver.grid
+        )
+        return Broadcast(State.DEFINITE, evidence, local=True, small=small, grid=grid)
 
     def _expands_to_one_dim(self, call: cst.Call) -> bool:
         """`t.expand(B)` / `torch.broadcast_to(t, (B,))` with B a number (`x.shape[0]`,
@@ -651,6 +656,8 @@ class FunctionFlow:
             sizes = sizes[1:]
             if len(sizes) == 1 and isinstance(sizes[0], (cst.Tuple, cst.List)):
                 sizes = [e.value for e in sizes[0].elements]
+        if len(sizes) > 1:  # `expand(1, n)`, `expand(n, 1)`: unit dims add no elements
+            sizes = [s for s in sizes if not (isinstance(s, cst.Integer) and s.value == "1")]
         if len(sizes) != 1 or any(a.star for a in call.args):
             return False
         return self._is_one_number(sizes[0])
@@ -735,7 +742,11 @@ class FunctionFlow:
             sinks = frozenset().union(*(d.sinks for d in derived))
             return Derived(sinks, any(d.reduced for d in derived), all(d.exact for d in derived))
         if any(isinstance(v, (Dense, Narrowed)) for v in values):
-            return Dense()
+            index = _keeps_positions(node, kind) and all(
+                isinstance(v, Dense) and v.index or isinstance(v, Scalar) or _is_scalar_literal(e)
+                for e, v in operands
+            )
+            return Dense(index)
         broadcast = [(expr, v) for expr, v in operands if isinstance(v, Broadcast)]
         if not broadcast:
             return Scalar() if values and all(isinstance(v, Scalar) for v in values) else None
@@ -782,6 +793,20 @@ def _as_view(value: Value) -> Value:
     if isinstance(value, Derived):
         return Derived(value.sinks, value.reduced, False)
     return value
+
+
+_AFFINE = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo, cst.Minus)
+
+
+def _keeps_positions(node: cst.BaseExpression, kind: str) -> bool:
+    """Affine integer arithmetic and casts of index vectors (`torch.arange(n) * stride + base`,
+    `.long()`) still give positions; comparisons, masks and other functions do not."""
+    if kind == "cast":
+        return True
+    operator = getattr(node, "operator", None)
+    return isinstance(node, (cst.BinaryOperation, cst.UnaryOperation)) and isinstance(
+        operator, _AFFINE
+    )
 
 
 def _call_site(
@@ -855,8 +880,13 @@ def _spells_one_number(node: cst.BaseExpression, number_names: frozenset[str]) -
             isinstance(indexed, cst.Call) and (dotted(indexed.func) or "").endswith(".size")
         )
         return reads_shape and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
-    if isinstance(node, cst.Call):  # `len(xs)`, `int(n)`, `x.size(0)`
+    if isinstance(node, cst.Call):  # `len(xs)`, `int(n)`, `x.size(0)`, `max(m, n)`
         func = dotted(node.func) or ""
+        if func in ("max", "min") and len(node.args) > 1:
+            return all(
+                a.keyword is None and not a.star and _spells_one_number(a.value, number_names)
+                for a in node.args
+            )
         return func in ("len", "int") or (func.endswith(".size") and bool(node.args))
     return False
 

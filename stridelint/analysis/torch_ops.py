@@ -131,6 +131,11 @@ FRESH_FUNCTIONS = LIKE_FUNCTIONS | frozenset(
     for name in ("empty", "zeros", "ones", "full", "rand", "randn", "randint", "randperm",
                  "arange", "linspace", "tensor", "eye", "randint_like", "cat", "stack")
 )  # fmt: skip
+# 1-D index or coordinate vectors (one value per position): a grid expanded from one holds
+# position ids or offsets, the output the code wants, and is small beside the activations.
+INDEX_FUNCTIONS = frozenset({"torch.arange", "torch.linspace"})
+# Functions that write each input, whole, into one new dense tensor at least as large.
+JOIN_FUNCTIONS = frozenset({"torch.cat", "torch.concat", "torch.stack"})
 
 # Trailing-underscore methods that change metadata or autograd state, not the data.
 INPLACE_EXCEPTIONS = frozenset(

@@ -79,6 +79,15 @@ def uses_of(facts: ModuleFacts, flow: FunctionFlow, node: cst.BaseExpression) ->
     return walker.uses
 
 
+def is_joined(facts: ModuleFacts, use: Use) -> bool:
+    """Whether the use is `torch.cat([..., t, ...])` or `torch.stack`: the join writes every
+    element of `t` into its own dense output anyway."""
+    call = facts.parents.get(use.node) if isinstance(use.node, cst.Arg) else None
+    return isinstance(call, cst.Call) and (
+        facts.imports.resolve(call.func) in torch_ops.JOIN_FUNCTIONS
+    )
+
+
 def passes_strides(facts: ModuleFacts, launch: cst.Call, tensor: cst.BaseExpression) -> bool:
     """Whether a kernel launch also receives `tensor`'s strides (`*t.stride()`, `t.stride(0)`)."""
     code = facts.text_of(tensor)

@@ -30,6 +30,10 @@ class Broadcast:
     # Expanded to one dim only (`timestep.expand(batch)`): its logical size is that dim's,
     # so materializing it costs as much as any other small tensor (size-aware findings).
     small: bool = False
+    # Expanded from an index vector (`torch.arange(n)[:, None].expand(n, m)`): a position grid,
+    # the ids or offsets the code wants and small beside the activations. Materializing it
+    # wastes nothing; reducing it still repeats the work per copy.
+    grid: bool = False
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,10 @@ class Scalar:
 @dataclass(frozen=True)
 class Dense:
     """A tensor known to have no stride-0 dim: a fresh allocation or the result of other dense work."""
+
+    # Built from `torch.arange`/`linspace` and numbers only: an index or coordinate vector,
+    # whose expands are position grids (size-aware findings).
+    index: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,10 +108,15 @@ def join(left: Value, right: Value) -> Value:
             evidence,
             left.local or right.local,
             left.small and right.small,
+            left.grid and right.grid,
         )
     if isinstance(left, Broadcast) or isinstance(right, Broadcast):
         broadcast = left if isinstance(left, Broadcast) else right
-        return Broadcast(State.POSSIBLE, broadcast.evidence, broadcast.local, broadcast.small)
+        return Broadcast(
+            State.POSSIBLE, broadcast.evidence, broadcast.local, broadcast.small, broadcast.grid
+        )
+    if isinstance(left, Dense) and isinstance(right, Dense):
+        return Dense(left.index and right.index)
     if isinstance(left, KernelHandle) and isinstance(right, KernelHandle):
         if (left.launcher, left.table, left.bound) == (right.launcher, right.table, right.bound):
             return KernelHandle(left.kernels | right.kernels, left.launcher, left.table, left.bound)

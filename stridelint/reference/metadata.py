@@ -6,20 +6,28 @@ the naive form (fixes/SL101/reference_hook.before.py) gives the same numbers wit
 mask's storage in temporaries: its `sum` of the narrowed bool mask and of the per-row counts
 first converts them to int64 (semantics §1.4). This hook goes one step further and counts a
 slab of the narrowed mask at a time, in int32 (exact within a slab), so its temporaries stay
-below the mask's own storage; a test keeps the numbers equal to the naive hook's.
+within TEMPORARY_BUDGET times the mask's own storage; a test keeps the numbers equal to the naive hook's.
 """
 
 import math
 
 import torch
 
-# Elements of the narrowed mask counted per step: its storage in bytes divided by this, so that
-# the step's temporaries (a bool copy of a non-bool mask, its int32 copy, 5 bytes per element)
-# stay under the mask's storage; never fewer than MIN_SLAB_ELEMENTS (a few kernel launches a
-# step are the cost of a smaller step).
-SLAB_DIVISOR = 6
+# Elements of the narrowed mask counted per step: as many as keep the step's temporaries under
+# TEMPORARY_BUDGET times the mask's storage: an int32 copy of the step (4 bytes an element), and
+# for a non-bool mask its bool copy first (1 more). Fewer, larger steps launch fewer kernels:
+# the hook's time is its launches (on the H200, 6-7 steps of 3 launches each took 0.39 ms on a
+# 256 KiB bool mask). Never fewer than MIN_SLAB_ELEMENTS a step.
+TEMPORARY_BUDGET = 1.2
 MIN_SLAB_ELEMENTS = 4096
 MAX_SLAB_ELEMENTS = 2**30  # int32 counts of a slab stay exact
+
+
+def slab_elements(mask) -> int:
+    """Elements counted per step for ``mask`` (see TEMPORARY_BUDGET)."""
+    storage = mask.numel() * mask.element_size()
+    per_element = 4 if mask.dtype == torch.bool else 5
+    return min(max(MIN_SLAB_ELEMENTS, int(storage * TEMPORARY_BUDGET) // per_element), MAX_SLAB_ELEMENTS)
 
 
 def _narrow_broadcast(*tensors):
@@ -76,26 +84,37 @@ def _nonzero_count(t):
 def _count_kept(mask, dim, limit):
     """(elements of ``mask`` that are nonzero, rows along ``dim`` that hold one), exactly, as
     int64 0-d tensors on the mask's device, without a temporary of more than ``limit``
-    elements (5 bytes each)."""
-    kept = torch.zeros((), dtype=torch.int64, device=mask.device)
-    kept_rows = torch.zeros((), dtype=torch.int64, device=mask.device)
+    elements (5 bytes each). Each step's int32 counts are kept apart and added once at the end
+    (in int64), so a step costs one or two kernel launches."""
     if mask.numel() == 0:
-        return kept, kept_rows
+        zero = torch.zeros((), dtype=torch.int64, device=mask.device)
+        return zero, zero.clone()
+    kept, kept_rows = [], []
     rows = mask.movedim(dim, -1)
     for slab in _slabs(rows, limit):
         if slab.numel() <= limit:
             count = _nonzero_count(slab)
-            kept += count
+            kept.append(count)
             # A row of one element holds a kept one exactly when that element is kept.
-            kept_rows += _nonzero_count(slab.any(dim=-1)) if slab.shape[-1] > 1 else count
+            kept_rows.append(_nonzero_count(slab.any(dim=-1)) if slab.shape[-1] > 1 else count)
             continue
         row_has_kept = torch.zeros((), dtype=torch.bool, device=mask.device)  # one long row
         for start in range(0, slab.numel(), limit):
             piece = slab.reshape(-1).narrow(0, start, min(limit, slab.numel() - start))
-            kept += _nonzero_count(piece)
+            kept.append(_nonzero_count(piece))
             row_has_kept |= piece.any()
-        kept_rows += row_has_kept
-    return kept, kept_rows
+        kept_rows.append(row_has_kept.to(torch.int32))
+    total = _total(kept)
+    # Rows of one element: the same counts, added once.
+    same = len(kept) == len(kept_rows) and all(a is b for a, b in zip(kept, kept_rows))
+    return total, (total if same else _total(kept_rows))
+
+
+def _total(counts):
+    """The int64 sum of a list of int32 0-d counts."""
+    if len(counts) == 1:
+        return counts[0].to(torch.int64)
+    return torch.stack(counts).sum(dtype=torch.int64)
 
 
 def reduce_launch_metadata(grid, kernel, args):
@@ -114,9 +133,7 @@ def reduce_launch_metadata(grid, kernel, args):
     if args["HAS_MASK"]:
         mask = args["Mask"]
         mask_small, mask_reps = _narrow_broadcast(mask)
-        mask_bytes = mask_small.numel() * mask_small.element_size()
-        limit = min(max(MIN_SLAB_ELEMENTS, mask_bytes // SLAB_DIVISOR), MAX_SLAB_ELEMENTS)
-        kept, kept_rows = _count_kept(mask_small, dim, limit)
+        kept, kept_rows = _count_kept(mask_small, dim, slab_elements(mask_small))
         loads = kept * math.prod(mask_reps)
         # sum over rows of max(kept in row - 1, 0), a narrowed row standing for
         # prod(reps) / reps[dim] rows of reps[dim] times its kept elements each.

@@ -17,7 +17,8 @@ How the work is laid out (``_plan``), from the shapes and strides alone:
 - When there are too few programs to fill the GPU, k is split across programs (``splits``): each
   writes an fp32 partial sum and a second kernel adds the partials in a fixed order.
 - Mask and scale values constant along k are loaded once per program; a mask that varies along
-  k is loaded one tile ahead of x. Where the mask is constant along x's contiguous dim, x is
+  k is loaded one tile ahead of x. Long column tiles of bf16 x under a dense mask load x with
+  an evict_first hint (``DENSE_BF16_X_EVICTION``; measured, not understood). Where the mask is constant along x's contiguous dim, x is
   loaded only where the mask keeps it (whole vectors are kept or dropped, so dropped rows of x
   are never read).
 
@@ -63,16 +64,20 @@ SCALE_DTYPES = (torch.float16, torch.bfloat16, torch.float32, torch.float64)
 # Tile shapes measured on an H200 (benchmarks/tile_sweep.py, docs/kernel-benchmarks.md).
 # A loop step sums UNROLL tiles whose loads are independent: they are in flight together, which
 # is what a streaming kernel needs, while each tile keeps few elements per thread.
-# Row tiles (k contiguous): ROW_ROWS rows of ROW_TILE // ROW_ROWS elements.
-ROW_TILE = 2048
+# Row tiles (k contiguous): ROW_ROWS rows of ROW_TILE // ROW_ROWS elements. 1 x 1024, 4 a step
+# (was 1 x 2048, 2 a step): 3-5% faster with a mask broadcast over N, 3% without a mask, equal
+# with a dense one (tile_sweep_third.txt).
+ROW_TILE = 1024
 ROW_ROWS = 1
 ROW_WARPS = 4
-ROW_UNROLL = 2
+ROW_UNROLL = 4
 # Row tiles when the mask repeats along a kept dim: REUSE_ROWS rows share each mask load.
+# 4 x 1024, 4 warps, 2 a step (was 4 x 2048, 8 warps, 1 a step): 5-10% faster on bf16 and on
+# 4x8192x8192 and 65536x4x8192, equal on 8192x4x8192 fp16 (tile_sweep_classes/_third.txt).
 REUSE_ROWS = 4
-REUSE_TILE = 8192
-REUSE_WARPS = 8
-REUSE_UNROLL = 1
+REUSE_TILE = 4096
+REUSE_WARPS = 4
+REUSE_UNROLL = 2
 # Column tiles (k not contiguous): a program sums ONE_ROW_COLUMNS contiguous columns, one
 # reduced row a tile: x, mask and scale then share one register layout (a 2-D tile gives a
 # 1-byte mask and 2-byte x different vector widths, and converting between them cost up to 5x:
@@ -114,6 +119,19 @@ FINALIZE_BLOCK = 1024
 # equal there; in row tiles it was up to 2x slower).
 PREFETCH_COLUMNS = True
 PREFETCH_ROWS = False
+# L2 eviction hints for x's loads and for the mask's and scale's ("": none; "evict_first",
+# "evict_last"), and the software-pipelining depth (None: Triton's default).
+X_EVICTION = ""
+OPERAND_EVICTION = ""
+# x's hint in long column tiles of bf16 x under a dense mask (one that varies along every dim):
+# evict_first ran 4x8192x8192 dim 1 at 208-209 µs instead of 244-245 (three runs each); fp16 x
+# under the same mask ran 206 either way, so the rule is limited to bf16 (tile_sweep_third.txt).
+DENSE_BF16_X_EVICTION = "evict_first"
+NUM_STAGES = None
+# Load a mask that is constant along k once per program (else with every tile, like one that varies).
+HOIST_CONSTANT_MASK = True
+# Read x only where the mask keeps it, when the mask is constant along x's contiguous dim.
+SKIP_DROPPED = True
 # Bounded autotune (``_tuned_plan``): on CUDA inputs of AUTOTUNE_MIN_ELEMENTS or more, time the
 # candidates of the input's class AUTOTUNE_ROUNDS rounds of AUTOTUNE_REPS launches each
 # (interleaved, median of the rounds; fewer rounds where that would pass AUTOTUNE_MAX_SECONDS)
@@ -139,7 +157,8 @@ TWO_D_SPLIT_CANDIDATES = (0,)
 
 @triton.jit
 def _load_operand(ptr, o, i, k, i_ok, k_ok, live, stride_o, stride_i, stride_k,
-                  BROADCAST_O: tl.constexpr, BROADCAST_I: tl.constexpr, BROADCAST_K: tl.constexpr):
+                  BROADCAST_O: tl.constexpr, BROADCAST_I: tl.constexpr, BROADCAST_K: tl.constexpr,
+                  EVICTION: tl.constexpr):
     """Load the mask or scale values that go with x's [BLOCK_I, BLOCK_K] tile. A broadcast dim
     adds no offset term and keeps size 1 in the result, so each distinct value is loaded once
     (semantics §0 rule 1); the result broadcasts against x's tile. ``live``: the program has
@@ -147,13 +166,14 @@ def _load_operand(ptr, o, i, k, i_ok, k_ok, live, stride_o, stride_i, stride_k,
     if not BROADCAST_O:
         ptr += o * stride_o
     if BROADCAST_I and BROADCAST_K:
-        tile = tl.load(ptr + tl.zeros((1, 1), dtype=tl.int32), mask=live[:, None])
+        tile = tl.load(ptr + tl.zeros((1, 1), dtype=tl.int32), mask=live[:, None], eviction_policy=EVICTION)
     elif BROADCAST_K:
-        tile = tl.load(ptr + i * stride_i, mask=i_ok & live)[:, None]
+        tile = tl.load(ptr + i * stride_i, mask=i_ok & live, eviction_policy=EVICTION)[:, None]
     elif BROADCAST_I:
-        tile = tl.load(ptr + k * stride_k, mask=k_ok)[None, :]
+        tile = tl.load(ptr + k * stride_k, mask=k_ok, eviction_policy=EVICTION)[None, :]
     else:
-        tile = tl.load(ptr + i[:, None] * stride_i + k[None, :] * stride_k, mask=i_ok[:, None] & k_ok[None, :])
+        tile = tl.load(ptr + i[:, None] * stride_i + k[None, :] * stride_k, mask=i_ok[:, None] & k_ok[None, :],
+                       eviction_policy=EVICTION)
     return tile
 
 
@@ -169,7 +189,7 @@ def _reduce_kernel(
     BROADCAST_MO: tl.constexpr, BROADCAST_MI: tl.constexpr, BROADCAST_MK: tl.constexpr,
     BROADCAST_SO: tl.constexpr, BROADCAST_SI: tl.constexpr, BROADCAST_SK: tl.constexpr,
     PREFETCH_MASK: tl.constexpr, BLOCK_I: tl.constexpr, BLOCK_K: tl.constexpr, UNROLL: tl.constexpr,
-    SPLIT: tl.constexpr,
+    SPLIT: tl.constexpr, X_EVICTION: tl.constexpr, OPERAND_EVICTION: tl.constexpr, HOIST_MASK: tl.constexpr,
 ):
     """Y[o, i] = sum over k of X[o, i, k] * Scale[o, i, k] where Mask[o, i, k] != 0.
 
@@ -195,12 +215,12 @@ def _reduce_kernel(
     k = k_lo + tl.arange(0, BLOCK_K).to(tl.int64)
     # Values constant along k: one load per program. With PREFETCH_MASK (x's loads wait for the
     # mask), each tile's mask is loaded one tile ahead (mask_next).
-    if HAS_MASK and (BROADCAST_MK or PREFETCH_MASK):
+    if HAS_MASK and ((BROADCAST_MK and HOIST_MASK) or PREFETCH_MASK):
         mask_next = _load_operand(Mask, o, i, k, i_ok, k < k_hi, live, stride_mo, stride_mi, stride_mk,
-                                  BROADCAST_MO, BROADCAST_MI, BROADCAST_MK)
+                                  BROADCAST_MO, BROADCAST_MI, BROADCAST_MK, OPERAND_EVICTION)
     if HAS_SCALE and BROADCAST_SK:
         scale_fixed = _load_operand(Scale, o, i, k, i_ok, k < k_hi, live, stride_so, stride_si, stride_sk,
-                                    BROADCAST_SO, BROADCAST_SI, BROADCAST_SK).to(tl.float32)
+                                    BROADCAST_SO, BROADCAST_SI, BROADCAST_SK, OPERAND_EVICTION).to(tl.float32)
     acc = tl.zeros((BLOCK_I, BLOCK_K), dtype=tl.float32)
     # UNROLL tiles a step, unrolled: their loads are independent, so they are in flight together.
     for k_step in range(k_lo, k_hi, BLOCK_K * UNROLL):
@@ -210,26 +230,27 @@ def _reduce_kernel(
             in_bounds = i_ok[:, None] & k_ok[None, :]
             keep = in_bounds
             if HAS_MASK:
-                if BROADCAST_MK:
+                if BROADCAST_MK and HOIST_MASK:
                     mask = mask_next
                 elif PREFETCH_MASK:
                     mask = mask_next
                     k_next = k + BLOCK_K
                     mask_next = _load_operand(Mask, o, i, k_next, i_ok, k_next < k_hi, live,
                                               stride_mo, stride_mi, stride_mk,
-                                              BROADCAST_MO, BROADCAST_MI, BROADCAST_MK)
+                                              BROADCAST_MO, BROADCAST_MI, BROADCAST_MK, OPERAND_EVICTION)
                 else:
                     mask = _load_operand(Mask, o, i, k, i_ok, k_ok, live, stride_mo, stride_mi, stride_mk,
-                                         BROADCAST_MO, BROADCAST_MI, BROADCAST_MK)
+                                         BROADCAST_MO, BROADCAST_MI, BROADCAST_MK, OPERAND_EVICTION)
                 keep = in_bounds & (mask != 0)
             x_offsets = o * stride_xo + i[:, None] * stride_xi + k[None, :] * stride_xk
-            x = tl.load(X + x_offsets, mask=keep if LOAD_ONLY_KEPT else in_bounds, other=0.0).to(tl.float32)
+            x = tl.load(X + x_offsets, mask=keep if LOAD_ONLY_KEPT else in_bounds, other=0.0,
+                        eviction_policy=X_EVICTION).to(tl.float32)
             if HAS_SCALE:
                 if BROADCAST_SK:
                     x *= scale_fixed
                 else:
                     scale = _load_operand(Scale, o, i, k, i_ok, k_ok, live, stride_so, stride_si, stride_sk,
-                                          BROADCAST_SO, BROADCAST_SI, BROADCAST_SK)
+                                          BROADCAST_SO, BROADCAST_SI, BROADCAST_SK, OPERAND_EVICTION)
                     x *= scale.to(tl.float32)
             # Masked-out products are dropped, not added as 0 * value: an inf or NaN there must not leak.
             acc += tl.where(keep, x, 0.0)
@@ -268,6 +289,16 @@ class Plan(NamedTuple):
     k_per_split: int
 
 
+def _cdiv(a: int, b: int) -> int:
+    """Host-side ceil division (triton.cdiv goes through Triton's constexpr-function wrapper, whose
+    call costs microseconds: reduce's host time is on the timed path of every launch)."""
+    return -(-a // b)
+
+
+def _next_power_of_2(n: int) -> int:
+    return 1 << max(n - 1, 0).bit_length()
+
+
 @functools.lru_cache(maxsize=None)
 def _sm_count(device: torch.device) -> int:
     if device.type != "cuda":
@@ -277,7 +308,8 @@ def _sm_count(device: torch.device) -> int:
 
 def _fast_dim(x: torch.Tensor) -> int:
     """x's contiguous dim: the smallest stride among dims longer than one."""
-    return min(range(3), key=lambda d: (x.shape[d] == 1, x.stride(d)))
+    shape, stride = x.shape, x.stride()
+    return min(range(3), key=lambda d: (shape[d] == 1, stride[d]))
 
 
 def _roles(x: torch.Tensor, dim: int, mask: torch.Tensor | None = None) -> tuple[tuple[int, int, int], int]:
@@ -290,7 +322,8 @@ def _roles(x: torch.Tensor, dim: int, mask: torch.Tensor | None = None) -> tuple
     if fast_dim != dim:
         inner = fast_dim
     else:
-        repeated = [] if mask is None else [d for d in kept_dims if mask.stride(d) == 0 and x.shape[d] > 1]
+        mask_stride = None if mask is None else mask.stride()
+        repeated = [] if mask is None else [d for d in kept_dims if mask_stride[d] == 0 and x.shape[d] > 1]
         inner = max(repeated or kept_dims, key=lambda d: x.shape[d])
     outer = kept_dims[0] if kept_dims[1] == inner else kept_dims[1]
     return (outer, inner, dim), fast_dim
@@ -307,8 +340,8 @@ def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool,
                 mask_repeats_along_i: bool = False, mask_varies_along_k: bool = False) -> Tile:
     """(BLOCK_I, BLOCK_K, num_warps, UNROLL): the tile's long side runs along x's contiguous
     axis, so loads coalesce whether or not that axis is the reduced one."""
-    programs_one_row = size_o * triton.cdiv(size_i, ONE_ROW_COLUMNS)
-    size_i, size_k = triton.next_power_of_2(max(size_i, 1)), triton.next_power_of_2(max(size_k, 1))
+    programs_one_row = size_o * _cdiv(size_i, ONE_ROW_COLUMNS)
+    size_i, size_k = _next_power_of_2(max(size_i, 1)), _next_power_of_2(max(size_k, 1))
     if reduced_is_fast:
         if mask_repeats_along_i:
             block_i = min(size_i, REUSE_ROWS)
@@ -334,11 +367,11 @@ def _splits(programs: int, size_k: int, step: int, elements: int, sm_count: int,
     target = SPLIT_TARGET_PROGRAMS_PER_SM if target_per_sm is None else target_per_sm
     if target <= 0 or elements < SPLIT_MIN_ELEMENTS or programs >= SPLIT_MIN_PROGRAMS_PER_SM * sm_count:
         return 1, max(size_k, 1)
-    splits = min(triton.cdiv(target * sm_count, programs), size_k // (step * SPLIT_MIN_STEPS))
+    splits = min(_cdiv(target * sm_count, programs), size_k // (step * SPLIT_MIN_STEPS))
     if splits <= 1:
         return 1, max(size_k, 1)
-    k_per_split = triton.cdiv(triton.cdiv(size_k, splits), step) * step
-    return triton.cdiv(size_k, k_per_split), k_per_split
+    k_per_split = _cdiv(_cdiv(size_k, splits), step) * step
+    return _cdiv(size_k, k_per_split), k_per_split
 
 
 def _layout(x: torch.Tensor, dim: int, mask: torch.Tensor | None):
@@ -347,14 +380,15 @@ def _layout(x: torch.Tensor, dim: int, mask: torch.Tensor | None):
     of ``_tile_shape`` after the sizes."""
     (outer, inner, _), fast_dim = _roles(x, dim, mask)
     size_o, size_i, size_k = x.shape[outer], x.shape[inner], x.shape[dim]
-    repeats = mask is not None and mask.stride(inner) == 0 and size_i > 1
-    varies = mask is not None and mask.stride(dim) != 0 and size_k > 1
+    mask_stride = None if mask is None else mask.stride()
+    repeats = mask is not None and mask_stride[inner] == 0 and size_i > 1
+    varies = mask is not None and mask_stride[dim] != 0 and size_k > 1
     return (outer, inner), (size_o, size_i, size_k), (fast_dim == dim, repeats, varies)
 
 
 def _make_plan(x: torch.Tensor, roles, sizes, tile: Tile, target_per_sm: int | None = None) -> Plan:
     size_o, size_i, size_k = sizes
-    programs = size_o * triton.cdiv(size_i, tile.block_i)
+    programs = size_o * _cdiv(size_i, tile.block_i)
     splits, k_per_split = _splits(programs, size_k, tile.block_k * tile.unroll, x.numel(), _sm_count(x.device),
                                   target_per_sm)
     return Plan(*roles, tile.block_i, tile.block_k, tile.num_warps, tile.unroll, splits, k_per_split)
@@ -367,7 +401,7 @@ def _plan(x: torch.Tensor, dim: int, mask: torch.Tensor | None) -> Plan:
 
 
 def _clip_tile(block_i: int, block_k: int, num_warps: int, unroll: int, size_i: int, size_k: int) -> Tile:
-    size_i, size_k = triton.next_power_of_2(max(size_i, 1)), triton.next_power_of_2(max(size_k, 1))
+    size_i, size_k = _next_power_of_2(max(size_i, 1)), _next_power_of_2(max(size_k, 1))
     return Tile(min(block_i, size_i), min(block_k, size_k), num_warps, max(1, min(unroll, size_k)))
 
 
@@ -385,7 +419,7 @@ def _candidate_plans(x: torch.Tensor, dim: int, mask: torch.Tensor | None) -> li
         default = (LONG_COLUMNS, 1, LONG_WARPS, LONG_UNROLL)
         options = [(tile, target) for tile in (default, *LONG_CANDIDATES) for target in (None, *SPLIT_CANDIDATES)]
         if mask is None:
-            block_i = min(triton.next_power_of_2(size_i), COLUMN_BLOCK_I)
+            block_i = min(_next_power_of_2(size_i), COLUMN_BLOCK_I)
             two_d = (block_i, max(1, COLUMN_TILE // block_i), COLUMN_WARPS, COLUMN_UNROLL)
             options += [(two_d, target) for target in (None, *TWO_D_SPLIT_CANDIDATES)]
     for tile, target in options:
@@ -499,13 +533,6 @@ def _expand_operand(name: str, operand: torch.Tensor, x: torch.Tensor, dtypes, k
         ) from None
 
 
-def _broadcast_flags(operand: torch.Tensor | None, dims) -> tuple[bool, ...]:
-    """Per dim in ``dims``: True where the operand repeats one value (stride 0)."""
-    if operand is None:
-        return (False,) * len(dims)
-    return tuple(operand.stride(d) == 0 for d in dims)
-
-
 def reduce(x, dim, mask=None, scale=None, *, out=None, out_dtype=None):
     """Sum over ``dim`` of ``x * scale`` where ``mask != 0``, accumulated in fp32.
 
@@ -552,32 +579,42 @@ def reduce(x, dim, mask=None, scale=None, *, out=None, out_dtype=None):
 
 
 def _launch(plan: Plan, x, dim, mask, scale, out) -> None:
-    """Run ``plan`` on validated arguments (mask and scale expanded to x's shape, or None)."""
+    """Run ``plan`` on validated arguments (mask and scale expanded to x's shape, or None).
+    Its host time is on the path of every call, so strides are read once, as tuples."""
     has_mask, has_scale = mask is not None, scale is not None
-    kept_dims = [d for d in range(3) if d != dim]
     roles = (plan.outer, plan.inner, dim)
-    size_o, size_i, size_k = (x.shape[d] for d in roles)
-    mask_broadcast = _broadcast_flags(mask, roles)
-    scale_broadcast = _broadcast_flags(scale, roles)
+    shape, x_stride = x.shape, x.stride()
+    size_o, size_i, size_k = shape[plan.outer], shape[plan.inner], shape[dim]
+    mask_stride = tuple(mask.stride(d) for d in roles) if has_mask else (0, 0, 0)
+    scale_stride = tuple(scale.stride(d) for d in roles) if has_scale else (0, 0, 0)
+    fast_dim = _fast_dim(x)
     split = plan.splits > 1
-    load_only_kept = has_mask and mask.stride(_fast_dim(x)) == 0
+    load_only_kept = SKIP_DROPPED and has_mask and mask.stride(fast_dim) == 0
     partial = torch.empty((plan.splits, size_o, size_i), dtype=torch.float32, device=x.device) if split else out
-    out_o, out_i = out.stride(kept_dims.index(plan.outer)), out.stride(kept_dims.index(plan.inner))
-    _reduce_kernel[(size_o * triton.cdiv(size_i, plan.block_i), plan.splits)](
+    x_eviction = X_EVICTION
+    if (x.dtype == torch.bfloat16 and fast_dim != dim and size_k > SHORT_K and has_mask
+            and 0 not in mask_stride):
+        x_eviction = DENSE_BF16_X_EVICTION
+    out_stride = out.stride()
+    out_o, out_i = out_stride[plan.outer - (plan.outer > dim)], out_stride[plan.inner - (plan.inner > dim)]
+    _reduce_kernel[(size_o * _cdiv(size_i, plan.block_i), plan.splits)](
         x, mask if has_mask else x, scale if has_scale else x, out, partial, dim,
         size_o, size_i, size_k, plan.k_per_split,
-        *(x.stride(d) for d in roles),
-        *((mask.stride(d) for d in roles) if has_mask else (0, 0, 0)),
-        *((scale.stride(d) for d in roles) if has_scale else (0, 0, 0)),
+        x_stride[plan.outer], x_stride[plan.inner], x_stride[dim],
+        *mask_stride, *scale_stride,
         out_o, out_i,
         HAS_MASK=has_mask, HAS_SCALE=has_scale,
-        LOAD_ONLY_KEPT=load_only_kept, PREFETCH_MASK=load_only_kept or (PREFETCH_COLUMNS if _fast_dim(x) != dim else PREFETCH_ROWS),
-        BROADCAST_MO=mask_broadcast[0], BROADCAST_MI=mask_broadcast[1], BROADCAST_MK=mask_broadcast[2],
-        BROADCAST_SO=scale_broadcast[0], BROADCAST_SI=scale_broadcast[1], BROADCAST_SK=scale_broadcast[2],
+        LOAD_ONLY_KEPT=load_only_kept,
+        PREFETCH_MASK=load_only_kept or (PREFETCH_COLUMNS if fast_dim != dim else PREFETCH_ROWS),
+        BROADCAST_MO=has_mask and mask_stride[0] == 0, BROADCAST_MI=has_mask and mask_stride[1] == 0,
+        BROADCAST_MK=has_mask and mask_stride[2] == 0,
+        BROADCAST_SO=has_scale and scale_stride[0] == 0, BROADCAST_SI=has_scale and scale_stride[1] == 0,
+        BROADCAST_SK=has_scale and scale_stride[2] == 0,
         BLOCK_I=plan.block_i, BLOCK_K=plan.block_k, UNROLL=plan.unroll, SPLIT=split,
-        num_warps=plan.num_warps,
+        X_EVICTION=x_eviction, OPERAND_EVICTION=OPERAND_EVICTION, HOIST_MASK=HOIST_CONSTANT_MASK,
+        num_warps=plan.num_warps, **({} if NUM_STAGES is None else {"num_stages": NUM_STAGES}),
     )
     if split:
-        _finalize_kernel[(triton.cdiv(size_o * size_i, FINALIZE_BLOCK),)](
+        _finalize_kernel[(_cdiv(size_o * size_i, FINALIZE_BLOCK),)](
             partial, out, plan.splits, size_o, size_i, out_o, out_i, BLOCK=FINALIZE_BLOCK, num_warps=4,
         )

@@ -26,17 +26,28 @@ def strongest(values: Iterable[Broadcast]) -> Broadcast:
         tuple(evidence),
         any(v.local for v in values),
         all(v.small for v in values),
+        all(v.grid for v in values),
     )
 
 
 def reported(
-    facts: ModuleFacts, flow: FunctionFlow, value: Broadcast, scope: str, *, any_size: bool = False
+    facts: ModuleFacts,
+    flow: FunctionFlow,
+    value: Broadcast,
+    scope: str,
+    *,
+    any_size: bool = False,
+    reduces: bool = False,
 ) -> bool:
     """DEFINITE findings everywhere; POSSIBLE ones only in kernel-wrapper scope, unless the
     function itself broadcasts the tensor on some path (an `expand` in one branch). A tensor
     expanded to one dim only is too small for a materialization to matter, unless the rule
-    reports something that is wrong at any size (`any_size`: a write into it raises)."""
+    reports something that is wrong at any size (`any_size`: a write into it raises). A
+    position grid is the output its code wants: materializing it is no finding, a reduction
+    over it (`reduces`) still is."""
     if value.small and not any_size:
+        return False
+    if value.grid and not (any_size or reduces):
         return False
     return value.state is State.DEFINITE or value.local or facts.in_scope(flow.func, scope)
 

@@ -99,7 +99,7 @@ class ReduceOfMaterializedBroadcast(Rule):
                 if not sink.reductions:
                     continue
                 value = common.strongest(v for _, v in sink.operands)
-                if not common.reported(facts, flow, value, ctx.scope):
+                if not common.reported(facts, flow, value, ctx.scope, reduces=True):
                     continue
                 operand = facts.snippet(sink.operands[0][0])
                 reduction = facts.snippet(sink.reductions[0])

@@ -119,6 +119,8 @@ class ElementwiseAfterExpand(Rule):
                 value = common.strongest(v for _, v in sink.operands)
                 if not (value.state is State.DEFINITE or value.local) or value.small:
                     continue  # not broadcast here, or expanded to one dim only: small
+                if value.grid:
+                    continue  # a position grid: the ids are the output wanted
                 if provenance.broadcast_along_different_dims(facts, sink.operands, sink.statement):
                     continue  # the result holds a different value everywhere: no waste
                 if _is_nonzero(facts, sink.node):
@@ -126,6 +128,8 @@ class ElementwiseAfterExpand(Rule):
                 result_uses = uses.uses_of(facts, flow, sink.node)
                 if any(use.kind == uses.DENSE for use in result_uses):
                     continue  # the dense result is needed
+                if result_uses and all(uses.is_joined(facts, use) for use in result_uses):
+                    continue  # `torch.cat` writes it at this size anyway: output-sized
                 operand_node = sink.operands[0][0]
                 operand = facts.snippet(operand_node)
                 size = common.logical_size(facts, operand_node, sink.statement)

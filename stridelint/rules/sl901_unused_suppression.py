@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Iterable, Mapping
 
 from stridelint.findings import Finding, Position
 from stridelint.rules.base import SUPPRESSIONS, Rule
+
+# stridelint's own codes: `SL` and three digits. Ruff's `SLF001` or `SLOT000` share the
+# letters, not the namespace.
+_OWN_CODE = re.compile(r"SL[0-9]{3}")
 
 
 class UnusedSuppression(Rule):
@@ -60,7 +65,7 @@ class UnusedSuppression(Rule):
                 continue
             unused = sorted(
                 code for code in codes
-                if code.startswith("SL") and code not in used.get(row, ())
+                if _OWN_CODE.fullmatch(code) and code not in used.get(row, ())
                 and code != self.code and is_enabled(code)
             )  # fmt: skip
             if unused:

@@ -52,7 +52,9 @@ def test_type_as_is_a_cast_of_its_receiver():
 
 @pytest.mark.parametrize(
     "call", ["x.expand(4)", "x.expand(n.shape[0])", "x.expand(n.size(0))", "x.expand(len(n))",
-             "torch.broadcast_to(x, (n.shape[0],))", "x.expand(n.shape[0] * 2)"],
+             "torch.broadcast_to(x, (n.shape[0],))", "x.expand(n.shape[0] * 2)",
+             "x.expand(1, n.shape[0])", "x.expand(n.size(0), 1)",
+             "x.expand(max(n.shape[0], x.shape[0]))"],
 )
 def test_an_expand_to_one_dim_is_small(call):
     value = value_of(f"import torch\ny = {call}\n".replace("\n", "\n", 1))
@@ -61,7 +63,8 @@ def test_an_expand_to_one_dim_is_small(call):
 
 @pytest.mark.parametrize(
     "call", ["x.expand(4, 8)", "x.expand(n.shape)", "x.expand(n)", "x.expand_as(n)",
-             "x.expand(*n.shape)", "x.expand(n.shape[1:])", "x.expand(4).expand(2, 4)"],
+             "x.expand(*n.shape)", "x.expand(n.shape[1:])", "x.expand(4).expand(2, 4)",
+             "x.expand(1, n.shape[0], 2)", "x.expand(max(n.shape))", "x.expand(1, n)"],
 )
 def test_an_expand_that_may_have_several_dims_is_not_small(call):
     value = value_of(f"y = {call}\n")
@@ -116,3 +119,30 @@ def test_abs_of_a_broadcast_tensor_is_elementwise_not_a_number():
     facts = ModuleFacts(cst.parse_module(text.text), text)
     (flow,) = facts.flows_named("f")
     assert [facts.text_of(s.node) for s in flow.sinks.values()] == ["abs(m)"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["y = torch.arange(n).view(-1, 1).expand(n, 4)\n",
+     "i = torch.arange(n) * 16 + 8\ny = i[:, None].expand(-1, 4)\n",
+     "i = torch.linspace(0, 1, n).long()\ny = i.view(1, -1).expand(4, -1)\n",
+     "i = -torch.arange(n) % 7\ny = i.unsqueeze(0).expand(x.shape[0], -1)\n",
+     "y = torch.arange(3).reshape(1, 3, 1).expand(n, -1, 4)\n",
+     "i = torch.arange(n)\nif x:\n    i = torch.arange(n) + 1\ny = i.expand(4, -1)\n"],
+)
+def test_an_expanded_position_vector_is_a_grid(body):
+    value = value_of("import torch\n" + body)
+    assert isinstance(value, Broadcast) and value.grid and not value.small
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["i = torch.arange(n) < x\ny = i.expand(4, -1)\n",  # a mask, not positions
+     "i = torch.arange(n).clamp(0, 3)\ny = i.expand(4, -1)\n",
+     "i = torch.arange(n) + x\ny = i.expand(4, -1)\n",  # `x` may be a full tensor
+     "i = torch.arange(n)\nif x:\n    i = torch.ones(n)\ny = i.expand(4, -1)\n",
+     "i = torch.ones(n)\ny = i.expand(4, -1)\n"],
+)
+def test_other_dense_tensors_expand_to_ordinary_broadcasts(body):
+    value = value_of("import torch\n" + body)
+    assert isinstance(value, Broadcast) and not value.grid

@@ -111,3 +111,25 @@ def test_views_keep_the_stride_0_dim_where_it_survives() -> None:
     assert t.transpose(0, 1).stride() == (1, 0)
     assert t.unsqueeze(0).stride()[1] == 0
 
+
+
+@pytest.mark.parametrize("name", sorted(torch_ops.INDEX_FUNCTIONS))
+def test_index_functions_make_one_dense_vector_of_positions(name: str) -> None:
+    """An index grid is small because its source is one value per position: a 1-D dense
+    vector as long as the count asked for, never a stride-0 view."""
+    function = getattr(torch, name.split(".")[-1])
+    result = function(0, 9, 10) if name.endswith("linspace") else function(10)
+    assert name in torch_ops.FRESH_FUNCTIONS
+    assert result.shape == (10,) and result.stride() == (1,)
+    assert result.is_contiguous() and result.untyped_storage().nbytes() == 10 * result.element_size()
+
+
+@pytest.mark.parametrize("name", sorted(torch_ops.JOIN_FUNCTIONS))
+def test_join_functions_write_each_input_whole_into_a_dense_output(name: str) -> None:
+    """A broadcast input is copied element by element into an output at least its size."""
+    function = getattr(torch, name.split(".")[-1])
+    t, other = stride0(torch.float32), torch.ones(4, 3)
+    result = function([t, other])
+    assert 0 not in result.stride() and result.is_contiguous()
+    assert result.numel() == t.numel() + other.numel()
+    assert not shares_storage(t, result)

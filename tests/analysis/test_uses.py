@@ -89,3 +89,20 @@ def test_a_name_a_function_declares_global_escapes():
     found = uses.uses_of(facts, flow_of(facts, "f"), node(facts, value, cst.Call))
     assert [use.kind for use in found] == [uses.OPAQUE]
     assert _kinds("    y = t * 2\n") == [uses.READ]  # a local stays local
+
+
+def _joined(body: str, value: str = "x.expand(n, -1).float()") -> list[bool]:
+    facts = facts_of(_KERNEL + f"\ndef f(x, n, u):\n    t = {value}\n" + body)
+    found = uses.uses_of(facts, flow_of(facts, "f"), node(facts, value, cst.BaseExpression))
+    return [uses.is_joined(facts, use) for use in found]
+
+
+def test_an_element_of_torch_cat_or_stack_is_joined():
+    assert _joined("    return torch.cat([t, u], dim=1)\n") == [True]
+    assert _joined("    return torch.stack((u, t))\n") == [True]
+
+
+def test_other_uses_are_not_joined():
+    assert _joined("    return sum([t, u])\n") == [False]
+    assert _joined("    y = t * 2\n    return torch.cat([y, u])\n") == [False]
+    assert _joined("    return t\n") == [False]

@@ -332,6 +332,39 @@ def test_short_column_tiles_widen_where_the_mask_varies_along_k(shape, dim, mask
     assert plan.block_i == getattr(REDUCE_MODULE, columns)
 
 
+class _LaunchRecorder:
+    """Stands in for a Triton kernel: records each launch's keyword arguments."""
+
+    def __init__(self):
+        self.launches = []
+
+    def __getitem__(self, grid):
+        return lambda *args, **kwargs: self.launches.append(kwargs)
+
+
+@pytest.mark.parametrize(
+    ("shape", "dim", "dtype", "mask_shape", "eviction"),
+    [
+        ((4, 8192, 8192), 1, torch.bfloat16, (4, 8192, 8192), "evict_first"),  # long k, dense mask
+        ((8192, 4, 8192), 0, torch.bfloat16, (8192, 4, 8192), "evict_first"),
+        ((4, 8192, 8192), 1, torch.float16, (4, 8192, 8192), ""),  # fp16: no hint
+        ((4, 8192, 8192), 1, torch.bfloat16, (4, 1, 8192), ""),  # mask broadcast over M
+        ((4, 8192, 8192), 1, torch.bfloat16, None, ""),
+        ((8192, 4, 8192), 1, torch.bfloat16, (8192, 4, 8192), ""),  # short k
+        ((4, 8192, 8192), 2, torch.bfloat16, (4, 8192, 8192), ""),  # k contiguous: row tiles
+    ],
+)
+def test_x_eviction_hint_only_for_bf16_under_a_dense_mask_in_long_columns(monkeypatch, shape, dim, dtype,
+                                                                          mask_shape, eviction):
+    recorder = _LaunchRecorder()
+    monkeypatch.setattr(REDUCE_MODULE, "_reduce_kernel", recorder)
+    monkeypatch.setattr(REDUCE_MODULE, "_finalize_kernel", _LaunchRecorder())
+    x = torch.empty(shape, dtype=dtype, device="meta")
+    mask = None if mask_shape is None else torch.empty(mask_shape, dtype=torch.bool, device="meta")
+    REDUCE_MODULE.reduce(x, dim, mask)
+    assert recorder.launches[0]["X_EVICTION"] == eviction
+
+
 @pytest.mark.parametrize("shape", [(8192, 4, 8192), (4, 8192, 8192)])
 def test_row_tiles_span_the_dim_a_mask_repeats_along(shape):
     """A mask (B, 1, N) summed over N: the tile's rows run along M, so each mask load serves
