@@ -92,7 +92,13 @@ def lint_text(
         # A file the interpreter rejects goes on to LibCST, which reports the syntax error
         # (at the interpreter's position) or, for syntax newer than this Python, parses it.
         if tree is not None:
-            reduced = screen.plan(tree, source.text, config.broadcast_hints)
+            reduced = screen.plan(
+                tree,
+                source.text,
+                config.broadcast_hints,
+                scope=config.scope,
+                wrapper_decorators=config.wrapper_decorators,
+            )
             if reduced.text is None:
                 return _with_suppressions(LintResult([]), enabled, suppressions, config, path)
             if not reduced.whole:

@@ -63,7 +63,8 @@ class _Unit:
     bound_by_call: dict[str, str] = field(default_factory=dict)
     zero_compared: list[ast.expr] = field(default_factory=list)
     reads_strides: bool = False
-    has_import: bool = False
+    imported: set[str] = field(default_factory=set)  # names its import statements bind
+    subscripted: set[str] = field(default_factory=set)  # names along `a.b(c)[...]` chains
 
     def mentions(self) -> set[str]:
         return self.names | self.attributes
@@ -80,7 +81,14 @@ class Plan:
     units: int = 0  # units in the file
 
 
-def plan(tree: ast.Module, text: str, broadcast_hints: Iterable[str] = ()) -> Plan:
+def plan(
+    tree: ast.Module,
+    text: str,
+    broadcast_hints: Iterable[str] = (),
+    *,
+    scope: str = "wrappers",
+    wrapper_decorators: Iterable[str] = (),
+) -> Plan:
     hints = frozenset(broadcast_hints)
     if hints:  # a hint names a hook's `args` entry in any hook: keep it simple
         return Plan(text, True)
@@ -105,7 +113,7 @@ def plan(tree: ast.Module, text: str, broadcast_hints: Iterable[str] = ()) -> Pl
     rest_is_seed = _is_seed(rest, defined, reads_strides)
     if not seeds and not rest_is_seed:
         return Plan(None, False, 0, len(units))
-    kept = _closure(units, seeds, rest)
+    kept = _closure(units, seeds, rest, scope, bool(wrapper_decorators))
     if len(kept) == len(units):
         return Plan(text, True, len(kept), len(units))
     masked = _blank(text, [u for u in units if id(u) not in kept])
@@ -123,45 +131,115 @@ def _is_seed(unit: _Unit, defined: set[str], reads_strides: bool) -> bool:
     return any(reads_stride_name(operand, stride_names) for operand in unit.zero_compared)
 
 
-def _closure(units: list[_Unit], seeds: list[_Unit], rest: _Unit) -> set[int]:
+def _closure(
+    units: list[_Unit], seeds: list[_Unit], rest: _Unit, scope: str, wrapper_decorators: bool
+) -> set[int]:
     """The ids of the units a finding can involve (see the module docstring)."""
     by_name: dict[str, list[_Unit]] = {}
     for unit in units:
         by_name.setdefault(unit.name, []).append(unit)
     kept: set[int] = set()
-    # forward: the functions a fact can flow into
-    # (and from the module-level code, which is always kept: a table of kernels there brings
-    # their launch-metadata hooks, `KERNELS = {"rows": _rows_kernel}`)
-    frontier = list(seeds) + [u for u in units if u.has_import]
-    frontier.extend(u for name in rest.mentions() for u in by_name.get(name, ()))
-    while frontier:
-        unit = frontier.pop()
-        if id(unit) in kept:
-            continue
-        kept.add(id(unit))
-        frontier.extend(v for name in unit.mentions() for v in by_name.get(name, ()))
-    # backward: every function that can reach a kept one by calls (the wrappers' roots), and
-    # the module-level functions named like a kept one (a call reaches every function of
-    # that name only when a module-level one exists: `flows_named`, `top_functions`)
+    followed: set[int] = set()  # units whose every name was followed (not only decorators)
+
+    def forward(start: list[tuple[_Unit, bool]]) -> None:
+        """Facts reach module-level functions by bare-name calls (`top_functions`), kernels
+        by any name or attribute (`k[grid]`, `self._kernel[grid]`, tables), and hooks and
+        kernel helpers by a kernel's decorator (`launch_metadata=hook`)."""
+        frontier = list(start)
+        while frontier:
+            unit, whole = frontier.pop()
+            if id(unit) in (followed if whole else kept):
+                continue
+            kept.add(id(unit))
+            # a hook gets facts from launches and passes them on: follow it whole
+            frontier.extend((v, True) for n in _decorator_mentions(unit) for v in by_name.get(n, ()))
+            if not whole:
+                continue
+            followed.add(id(unit))
+            for name in unit.names:
+                frontier.extend((v, True) for v in by_name.get(name, ()) if not v.in_class)
+            for name in unit.mentions():
+                frontier.extend((v, False) for v in by_name.get(name, ()) if _decorated(v))
+
+    forward([(u, True) for u in seeds] + [(rest, True)])
+    kept.discard(id(rest))
+    if scope != "all":
+        for unit in _scope_path(units, kept, rest, wrapper_decorators):
+            forward([(unit, False)])
+            kernels = [v for n in unit.mentions() for v in by_name.get(n, ()) if _decorated(v)]
+            forward([(v, False) for v in kernels])
+    # a kernel that names a kept hook in its decorator makes it a hook (`hooks`)
     kept_names = {u.name for u in units if id(u) in kept}
+    forward([(u, False) for u in units if _decorator_mentions(u) & kept_names])
+    # a nested import binds its name module-wide (the import table): keep the function
+    # holding it when kept code reads that name
+    changed = True
+    while changed:
+        read = rest.mentions().union(*(u.mentions() for u in units if id(u) in kept))
+        added = [u for u in units if id(u) not in kept and u.imported & read]
+        forward([(u, False) for u in added])
+        changed = bool(added)
+    return kept
+
+
+def _scope_path(
+    units: list[_Unit], kept: set[int], rest: _Unit, wrapper_decorators: bool
+) -> list[_Unit]:
+    """The functions on a call path from a wrapper root to a kept function: a POSSIBLE finding
+    is reported only in a function whose name the roots reach through calls to module-level
+    functions (`wrappers`, by name: every function of a reached name)."""
+    top_level = {u.name for u in units if not u.in_class}
+    # names that reach a kept function's name
+    reaching = {u.name for u in units if id(u) in kept}
     changed = True
     while changed:
         changed = False
         for unit in units:
-            if id(unit) not in kept and (
-                unit.names & kept_names or (not unit.in_class and unit.name in kept_names)
-            ):
-                kept.add(id(unit))
-                kept_names.add(unit.name)
+            if unit.name not in reaching and unit.names & reaching & top_level:
+                reaching.add(unit.name)
                 changed = True
-    # the kernels the kept functions and the module-level code launch or list in a table
-    launchers = [rest] + [u for u in units if id(u) in kept]
-    for unit in launchers:
-        for name in unit.mentions():
-            for kernel in by_name.get(name, ()):
-                if kernel.node.decorator_list:  # type: ignore[union-attr]
-                    kept.add(id(kernel))
-    return kept
+    # the roots among them, and what they reach inside that set
+    launchable = {u.name for u in units if _decorated(u)} | rest.names | rest.imported
+    launchable.update(*(u.imported for u in units))
+    hooks = set().union(*(_decorator_mentions(u) for u in units))
+    frontier = [
+        u for u in units
+        if u.name in reaching and (
+            u.subscripted & launchable or u.name in hooks or _has_hook_signature(u)
+            or (wrapper_decorators and _decorated(u))
+        )
+    ]  # fmt: skip
+    on_path: dict[int, _Unit] = {}
+    while frontier:
+        unit = frontier.pop()
+        if id(unit) in on_path:
+            continue
+        on_path[id(unit)] = unit
+        for name in unit.names & reaching & top_level:
+            frontier.extend(v for v in units if v.name == name)
+    return list(on_path.values())
+
+
+def _has_hook_signature(unit: _Unit) -> bool:
+    arguments = unit.node.args  # type: ignore[union-attr]
+    names = [a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)]
+    return len(names) == 3 and names[0] == "grid" and names[2] == "args"
+
+
+def _decorated(unit: _Unit) -> bool:
+    """Maybe a kernel: the screen does not resolve decorators."""
+    return bool(getattr(unit.node, "decorator_list", None))
+
+
+def _decorator_mentions(unit: _Unit) -> set[str]:
+    names: set[str] = set()
+    for decorator in getattr(unit.node, "decorator_list", ()):
+        for node in ast.walk(decorator):
+            if isinstance(node, ast.Name):
+                names.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                names.add(node.attr)
+    return names
 
 
 def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
@@ -190,9 +268,8 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
                 node.asname is not None and names_a_source(node.asname, hints)
             ):
                 unit.hit = True
+            unit.imported.add(node.asname or node.name.split(".")[0])
             continue
-        elif kind is ast.Import or kind is ast.ImportFrom:
-            unit.has_import = True
         elif kind is ast.arg:
             if names_a_source(node.arg, hints) or (
                 node.annotation is not None and has_string_with(node.annotation, "#")
@@ -213,6 +290,8 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
                 unit.reads_strides = True
         elif kind is ast.Compare:
             unit.zero_compared.extend(compared_with_zero(node))
+        elif kind is ast.Subscript:
+            unit.subscripted.update(_chain_names(node.value))
         elif not isinstance(node, ast.AST):
             continue
         for name in node._fields:
@@ -222,6 +301,24 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
             elif name != "ctx":
                 stack.append(child)
     return unit
+
+
+def _chain_names(node: ast.expr) -> set[str]:
+    """`KERNELS.get(axis)` -> {KERNELS, get}: what a subscripted value is reached through."""
+    names = set()
+    while True:
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+            return names
+        if isinstance(node, ast.Attribute):
+            names.add(node.attr)
+            node = node.value
+        elif isinstance(node, ast.Call):
+            node = node.func
+        elif isinstance(node, ast.Subscript):
+            node = node.value
+        else:
+            return names
 
 
 def _blank(text: str, dropped: list[_Unit]) -> str | None:
