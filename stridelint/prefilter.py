@@ -23,6 +23,8 @@ errors in files it does not parse with LibCST.
 from __future__ import annotations
 
 import ast
+import re
+import unicodedata
 from collections.abc import Iterable
 
 from stridelint.analysis import torch_ops  # tables only: no LibCST import
@@ -34,6 +36,48 @@ _SOURCE_WORDS = frozenset(
     for qualified in torch_ops.BROADCAST_METHODS | torch_ops.BROADCAST_FUNCTIONS
     | torch_ops.BROADCAST_TUPLE_FUNCTIONS | torch_ops.STRIDED_FUNCTIONS
 )
+
+
+_WORDS = sorted(_SOURCE_WORDS | {"broadcast", "stride"})
+_ANY_WORD = re.compile("|".join(map(re.escape, _WORDS)), re.IGNORECASE)
+# Strings and comments as the tokenizer of Python 3.11 reads them (prefixes need no care: a
+# string starts at its quote); `\\(?:\r\n|.)` is an escape or a backslash-newline.
+_STRING_OR_COMMENT = re.compile(
+    r"#[^\r\n]*"
+    r'|"""[^"\\]*(?:(?:\\(?:\r\n|.)|"(?!""))[^"\\]*)*"""'
+    r"|'''[^'\\]*(?:(?:\\(?:\r\n|.)|'(?!''))[^'\\]*)*'''"
+    r'|"(?:\\(?:\r\n|.)|[^"\\\r\n])*"'
+    r"|'(?:\\(?:\r\n|.)|[^'\\\r\n])*'",
+    re.DOTALL,
+)
+# What may stand between two string literals that Python joins into one.
+_JOIN = re.compile(r"(?:[ \t\f\r\n]|\\\r?\n|#[^\r\n]*(?=[\r\n]))*[rRbBuUfF]{0,2}")
+
+
+def may_have_findings_text(text: str, broadcast_hints: Iterable[str] = ()) -> bool:
+    """Stage 1, on the text: False only when no trigger can be in it, so the file needs no
+    syntax tree at all (valid only for a file that compiles: the tokenizing below is Python
+    3.11's, and a file that does not compile goes to the tree anyway). A trigger is spelled
+    in the text as one of the words (names and strings alike, case-insensitive; NFKC first,
+    as Python reads identifiers), or hides in a string: an escape or a backslash-newline, two
+    literals joined, a `#` (a jaxtyping dim)."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+    if _ANY_WORD.search(text) or any(hint in text for hint in broadcast_hints):
+        return True
+    if "\\" not in text and "#" not in text and text.count('"') + text.count("'") < 2:
+        return False
+    previous_end = -1
+    for token in _STRING_OR_COMMENT.finditer(text):
+        value = token.group()
+        if value[0] == "#":
+            continue
+        if "\\" in value or "#" in value:
+            return True
+        if previous_end >= 0 and _JOIN.fullmatch(text, previous_end, token.start()):
+            return True
+        previous_end = token.end()
+    return False
 
 
 def may_have_findings(tree: ast.AST, broadcast_hints: Iterable[str] = ()) -> bool:
