@@ -230,8 +230,8 @@ def _compiles(source: SourceText) -> bool:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # SyntaxWarnings belong to the interpreter's run
             compile(source.text, "<screen>", "exec", dont_inherit=True)
-    except Exception:  # SyntaxError, ValueError (null bytes), RecursionError, MemoryError...
-        return False
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError, SystemError):
+        return False  # ValueError: null bytes; RecursionError, MemoryError: nesting too deep
     return True
 
 
