@@ -186,7 +186,8 @@ def _precommit(corpus: Path) -> dict:
     from stridelint.prefilter import may_have_findings
 
     plain, candidates = [], []
-    for file in sorted(corpus.rglob("*.py")):
+    trees = sorted(p for p in corpus.iterdir() if p.is_dir() and not p.name.startswith("_"))
+    for file in (f for tree in trees for f in sorted(tree.rglob("*.py"))):  # trees may be links
         text = file.read_text(encoding="utf-8", errors="replace")
         lines = text.count("\n")
         if 100 <= lines <= 600:
@@ -197,6 +198,8 @@ def _precommit(corpus: Path) -> dict:
             (candidates if candidate else plain).append(str(file))
         if len(plain) >= 5 and candidates:
             break
+    if len(plain) < 5 or not candidates:
+        raise SystemExit(f"{corpus}: too few files of 100-600 lines for the pre-commit sample")
     command = [sys.executable, "-m", "stridelint", "check", "--isolated", "--no-cache", "--exit-zero", "-q"]
     return {
         "no_candidate": measure(command + plain[:5]),
