@@ -6,8 +6,8 @@
 `build` fetches the .py files of the packages below (`pip download --no-deps`, unpack) and
 copies the installed torch and triton sources. `run` measures, in one run on the same files,
 CPU seconds (user + system, worker processes included), wall seconds and peak RSS (of the
-largest process) of: stridelint cold (`--no-cache`) and warm (cache filled, nothing
-changed), Ruff's default rules (`--no-cache`, the speed bound), and the two LibCST peers,
+largest process) of: stridelint cold (an empty cache, which the run fills) and warm
+(nothing changed), Ruff's default rules (`--no-cache`, the speed bound), and the two LibCST peers,
 Fixit and TorchFix, on a named subset (they take too long on the whole corpus), as per-line
 rates. Also pre-commit latency: `stridelint check` on 5 typical files, once with none a
 candidate, once with one; the speed-up of a cold check from `-j 1` to `-j N`; and a checksum
