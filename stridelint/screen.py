@@ -11,8 +11,10 @@ A *unit* is a function at module level or directly in a module-level class; ever
 always kept. What the analysis (analysis/module.py) carries across functions decides what a
 kept unit drags in, by name and conservatively (any `Name` or attribute spelled like a unit):
 
-- a *seed* holds a broadcast trigger of its own (the pre-filter's test, with the module's
-  stride helpers): the only places a broadcast value can start;
+- a *seed* holds a broadcast trigger of its own: an attribute spelling a source word
+  (`.expand`), a name an import binds to a source (resolved as the analysis does, not by
+  spelling), a string saying "broadcast", a `#` dim in an annotation, a stride compared
+  with 0 (with the module's stride helpers): the only places a broadcast value can start;
 - facts flow forward: from a seed and from the module-level code (always kept) to the
   functions it names (callees, launched kernels, their hooks, stride helpers), transitively;
 - scope flows backward: a POSSIBLE finding is reported only in a function reachable from a
@@ -36,6 +38,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from stridelint.analysis import torch_ops  # tables only: no LibCST import
 from stridelint.prefilter import (
     bound_names,
     compared_with_zero,
@@ -46,6 +49,10 @@ from stridelint.prefilter import (
 )
 
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_SOURCES = (
+    torch_ops.BROADCAST_FUNCTIONS | torch_ops.BROADCAST_TUPLE_FUNCTIONS
+    | torch_ops.STRIDED_FUNCTIONS
+)  # fmt: skip
 _LINE_BREAK = re.compile(r"\r\n|\n|\r")
 
 
@@ -64,6 +71,7 @@ class _Unit:
     zero_compared: list[ast.expr] = field(default_factory=list)
     reads_strides: bool = False
     imported: set[str] = field(default_factory=set)  # names its import statements bind
+    bindings: dict[str, set[str]] = field(default_factory=dict)  # local -> qualified, imports
     subscripted: set[str] = field(default_factory=set)  # names along `a.b(c)[...]` chains
 
     def mentions(self) -> set[str]:
@@ -107,6 +115,7 @@ def plan(
                     _scan(rest, inner, hints)
         else:
             _scan(rest, statement, hints)
+    _resolve_source_names([rest, *units])
     defined = {u.name for u in units}
     reads_strides = rest.reads_strides or any(u.reads_strides for u in units)
     seeds = [u for u in units if _is_seed(u, defined, reads_strides)]
@@ -120,6 +129,20 @@ def plan(
     if masked is None:
         return Plan(text, True, len(units), len(units))
     return Plan(masked, False, len(kept), len(units))
+
+
+def _resolve_source_names(units: list[_Unit]) -> None:
+    """A bare name starts a broadcast when an import anywhere in the module binds it to one of
+    the analysis's sources, whatever its spelling (`from torch import broadcast_to as bt`):
+    the analysis resolves a call's name through the module's imports (names.py:
+    ImportTable), never by spelling, so `expand_h0` imported from elsewhere, a local
+    `x_expanded` or a parameter is no source."""
+    sources = set()
+    for unit in units:
+        sources.update(local for local, targets in unit.bindings.items() if targets & _SOURCES)
+    for unit in units:
+        if unit.names & sources:
+            unit.hit = True
 
 
 def _is_seed(unit: _Unit, defined: set[str], reads_strides: bool) -> bool:
@@ -243,7 +266,7 @@ def _decorator_mentions(unit: _Unit) -> set[str]:
 
 
 def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
-    """Walk `root` (the pre-filter's test, without stopping at the first hit), recording
+    """Walk `root` (the pre-filter's walk, without stopping at the first hit), recording
     into `unit`."""
     stack: list[object] = [root]
     while stack:
@@ -251,9 +274,7 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
         kind = type(node)
         if kind is ast.Name:
             unit.names.add(node.id)
-            if names_a_source(node.id, hints):
-                unit.hit = True
-            continue
+            continue  # a source only if an import binds it to one (_resolve_source_names)
         if kind is ast.Attribute:
             unit.attributes.add(node.attr)
             if names_a_source(node.attr, hints):
@@ -263,18 +284,24 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
             if type(value) is str and ("broadcast" in value.lower() or value in hints):
                 unit.hit = True
             continue
-        elif kind is ast.alias:
-            if names_a_source(node.name, hints) or (
-                node.asname is not None and names_a_source(node.asname, hints)
-            ):
-                unit.hit = True
+        elif kind is ast.alias:  # what it binds is a source where it is used
             unit.imported.add(node.asname or node.name.split(".")[0])
             continue
-        elif kind is ast.arg:
-            if names_a_source(node.arg, hints) or (
-                node.annotation is not None and has_string_with(node.annotation, "#")
-            ):
+        elif kind is ast.arg:  # its name is a local binding: only its annotation can tell
+            if node.annotation is not None and has_string_with(node.annotation, "#"):
                 unit.hit = True
+        elif kind is ast.Import:
+            for alias in node.names:
+                if alias.asname is not None:
+                    unit.bindings.setdefault(alias.asname, set()).add(alias.name)
+                else:
+                    root = alias.name.split(".")[0]
+                    unit.bindings.setdefault(root, set()).add(root)
+        elif kind is ast.ImportFrom:
+            if not node.level and node.module:
+                for alias in node.names:
+                    local = alias.asname or alias.name
+                    unit.bindings.setdefault(local, set()).add(f"{node.module}.{alias.name}")
         elif kind is ast.Assign:
             value = node.value
             if is_stride_read(value):

@@ -161,3 +161,29 @@ def test_a_module_level_function_named_like_a_kept_method_is_kept():
     plan = screen.plan(ast.parse(source), source)
     assert plan.text is not None
     assert plan.text.count("def step") == 2 and "def other" not in plan.text
+
+
+def test_a_name_bound_to_a_source_by_an_import_is_a_seed_whatever_its_spelling():
+    names = kept(
+        """
+        from torch import broadcast_to as bt
+
+        def seed(x):
+            return bt(x, (4, 8)).sum()
+
+        def other(x):
+            return x
+        """
+    )
+    assert names == {"seed"}
+
+
+def test_a_name_that_only_spells_a_source_word_is_no_seed():
+    source = """
+        from fla.ops import expand_h0
+
+        def not_a_seed(x, expand_ratio):
+            x_expanded = expand_h0(x)
+            return x_expanded.sum()
+        """
+    assert kept(source) is None
