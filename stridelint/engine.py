@@ -420,13 +420,25 @@ def run_files(
 
     `on_checked` is called once per file as its report arrives (a progress bar's tick).
     """
-    work = functools.partial(check_file, config=config, mode=mode, cache=cache)
+    work = functools.partial(_check_file_lean, config=config, mode=mode, cache=cache)
     if jobs <= 1 or len(files) < 8 * jobs:  # a pool costs more than a pre-commit batch
         reports = map(work, files)
         return [r for report in reports for r in _ticked(report, on_checked)]
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
         reports = pool.map(work, files, chunksize=max(1, min(16, len(files) // (4 * jobs))))
         return [r for report in reports for r in _ticked(report, on_checked)]
+
+
+def _check_file_lean(
+    path: Path, config: Config, mode: FixMode, cache: ResultCache | None
+) -> FileReport | list[FileReport]:
+    """check_file, without the text of a report that has nothing to show (no finding, no
+    change): the outputs read a file's text only to show its findings or its diff, and a
+    whole repository's text would otherwise stay in memory (and cross from the workers)."""
+    report = check_file(path, config, mode, cache)
+    if isinstance(report, FileReport) and not report.findings and report.original_source is None:
+        report.source = ""
+    return report
 
 
 def _ticked(
