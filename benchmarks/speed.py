@@ -5,11 +5,16 @@
 
 `build` fetches the .py files of the packages below (`pip download --no-deps`, unpack) and
 copies the installed torch and triton sources. `run` measures, in one run on the same files,
-CPU seconds (user + system, worker processes included), wall seconds and peak RSS of:
-stridelint cold (`--no-cache`) and warm (cache filled, nothing changed), Ruff's default
-rules (`--no-cache`, the speed bound), and the two LibCST peers, Fixit and TorchFix, on a
-named subset (they take too long on the whole corpus), as per-line rates. Also pre-commit
-latency: `stridelint check` on 5 typical files, once with none a candidate, once with one.
+CPU seconds (user + system, worker processes included), wall seconds and peak RSS (of the
+largest process) of: stridelint cold (an empty cache, which the run fills) and warm
+(nothing changed), Ruff's default rules (`--no-cache`, the speed bound), and the two LibCST peers,
+Fixit and TorchFix, on a named subset (they take too long on the whole corpus), as per-line
+rates. Also pre-commit latency: `stridelint check` on 5 typical files, once with none a
+candidate, once with one; the speed-up of a cold check from `-j 1` to `-j N`; and a checksum
+of the findings (JSON output) of the staged engine and of the full path
+(STRIDELINT_FULL_PATH=1: every file parsed and analysed whole), which must be equal. The
+full path and the `-j 1` run take the longest, so by default they run on the subset
+(`--full-path-on all`, `--scaling-on all` for the whole corpus).
 
 Ruff, Fixit and TorchFix are looked up on PATH or with --peers-bin (a venv's bin folder).
 """
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
 import json
 import os
 import shutil
@@ -75,20 +81,39 @@ def lines_in(paths: list[Path]) -> int:
     return total
 
 
-def measure(command: list[str], cwd: Path | None = None) -> dict:
-    """CPU (children included), wall and peak RSS of one command."""
+# Runs the command from a fresh, small interpreter and reports its children's resource use:
+# a child forked from this (grown) process would count this process's memory as its own.
+_RUNNER = """
+import json, os, subprocess, sys
+process = subprocess.Popen(sys.argv[2:], stdout=sys.stdout.fileno(), stderr=subprocess.DEVNULL)
+_, status, usage = os.wait4(process.pid, 0)
+os.write(int(sys.argv[1]), json.dumps([os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime,
+                        usage.ru_maxrss]).encode())
+"""
+
+
+def measure(command: list[str], cwd: Path | None = None, env: dict | None = None) -> dict:
+    """CPU (children included), wall, peak RSS (the largest process) and output of a command."""
+    read, write = os.pipe()
     started = time.perf_counter()
-    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(
+        [sys.executable, "-c", _RUNNER, str(write), *command], cwd=cwd, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, pass_fds=(write,), env=env,
+    )  # fmt: skip
+    os.close(write)
     output = process.stdout.read()
-    _, status, usage = os.wait4(process.pid, 0)
+    process.wait()
     wall = time.perf_counter() - started
+    with os.fdopen(read, "rb") as stream:
+        status, cpu, rss_kb = json.loads(stream.read())
     return {
         "command": " ".join(command),
-        "exit": os.waitstatus_to_exitcode(status),
-        "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
+        "exit": status,
+        "cpu_s": round(cpu, 2),
         "wall_s": round(wall, 2),
-        "peak_rss_mb": round(usage.ru_maxrss / 1024, 1),
+        "peak_rss_mb": round(rss_kb / 1024, 1),
         "output_lines": output.count(b"\n"),
+        "output_sha256": hashlib.sha256(output).hexdigest()[:16],
     }
 
 
@@ -99,7 +124,13 @@ def _tool(name: str, peers_bin: Path | None) -> str | None:
 
 
 def run(
-    corpus: Path, subset: tuple[str, ...], peers_bin: Path | None, jobs: int, peers: bool = True
+    corpus: Path,
+    subset: tuple[str, ...],
+    peers_bin: Path | None,
+    jobs: int,
+    peers: bool = True,
+    full_path_on: str = "subset",
+    scaling_on: str = "subset",
 ) -> dict:
     trees = sorted(p for p in corpus.iterdir() if p.is_dir() and not p.name.startswith("_"))
     subset_trees = [corpus / name for name in subset]
@@ -114,12 +145,28 @@ def run(
     report["subset_lines"] = sum(report["corpus"][t.name] for t in subset_trees)
     every = [str(t) for t in trees]
     with tempfile.TemporaryDirectory() as cache:
-        report["stridelint_cold"] = measure(stridelint + ["--no-cache", "-j", str(jobs)] + every)
-        measure(stridelint + ["--cache-dir", cache, "-j", str(jobs)] + every)  # fill the cache
+        # cold: an empty cache (the run pays for writing it), then warm: nothing changed
+        report["stridelint_cold"] = measure(stridelint + ["--cache-dir", cache, "-j", str(jobs)] + every)
         report["stridelint_warm"] = measure(stridelint + ["--cache-dir", cache, "-j", str(jobs)] + every)
-    report["stridelint_cold_subset"] = measure(
-        stridelint + ["--no-cache", "-j", str(jobs)] + [str(t) for t in subset_trees]
-    )
+    subset_paths = [str(t) for t in subset_trees]
+    report["stridelint_cold_subset"] = measure(stridelint + ["--no-cache", "-j", str(jobs)] + subset_paths)
+    # the speed-up from one worker to all
+    scaled = every if scaling_on == "all" else subset_paths
+    one = measure(stridelint + ["--no-cache", "-j", "1"] + scaled)
+    many = report["stridelint_cold"] if scaling_on == "all" else report["stridelint_cold_subset"]
+    report["scaling"] = {
+        "on": scaling_on, "jobs": jobs, "j1": one, "wall_speedup": round(one["wall_s"] / many["wall_s"], 2),
+    }  # fmt: skip
+    # same findings: the staged engine against the full path, on the same files
+    checked = every if full_path_on == "all" else subset_paths
+    findings = stridelint[:-1] + ["--output-format", "json", "--no-cache", "-j", str(jobs)]
+    full_env = dict(os.environ, STRIDELINT_FULL_PATH="1")
+    staged = measure(findings + checked)
+    full = measure(findings + checked, env=full_env)
+    report["same_findings"] = {
+        "on": full_path_on, "staged": staged, "full_path": full,
+        "equal": staged["output_sha256"] == full["output_sha256"],
+    }  # fmt: skip
     ruff = _tool("ruff", peers_bin)
     if ruff:  # the speed bound: always measured
         report["ruff"] = measure([ruff, "check", "--no-cache", "--isolated", "--exit-zero", "-q"] + every)
@@ -139,7 +186,8 @@ def _precommit(corpus: Path) -> dict:
     from stridelint.prefilter import may_have_findings
 
     plain, candidates = [], []
-    for file in sorted(corpus.rglob("*.py")):
+    trees = sorted(p for p in corpus.iterdir() if p.is_dir() and not p.name.startswith("_"))
+    for file in (f for tree in trees for f in sorted(tree.rglob("*.py"))):  # trees may be links
         text = file.read_text(encoding="utf-8", errors="replace")
         lines = text.count("\n")
         if 100 <= lines <= 600:
@@ -150,6 +198,8 @@ def _precommit(corpus: Path) -> dict:
             (candidates if candidate else plain).append(str(file))
         if len(plain) >= 5 and candidates:
             break
+    if len(plain) < 5 or not candidates:
+        raise SystemExit(f"{corpus}: too few files of 100-600 lines for the pre-commit sample")
     command = [sys.executable, "-m", "stridelint", "check", "--isolated", "--no-cache", "--exit-zero", "-q"]
     return {
         "no_candidate": measure(command + plain[:5]),
@@ -177,6 +227,22 @@ def table(report: dict) -> str:
             rows.append(f"| {key} | {r['cpu_s']} | {r['wall_s']} | {r['peak_rss_mb']} | {rate} |")
     for key, r in report["precommit"].items():
         rows.append(f"| precommit {key} (5 files) | {r['cpu_s']} | {r['wall_s']} | {r['peak_rss_mb']} | |")
+    scaling = report["scaling"]
+    r = scaling["j1"]
+    rows.append(f"| cold -j 1 ({scaling['on']}) | {r['cpu_s']} | {r['wall_s']} | {r['peak_rss_mb']} | |")
+    same = report["same_findings"]
+    for key in ("staged", "full_path"):
+        r = same[key]
+        rows.append(f"| {key} findings ({same['on']}) | {r['cpu_s']} | {r['wall_s']} | {r['peak_rss_mb']} | |")
+    if "ruff" in report:
+        ratio = report["stridelint_cold"]["cpu_s"] / max(report["ruff"]["cpu_s"], 0.01)
+        rows.append(f"\ncold / ruff CPU: {ratio:.1f}x")
+    rows.append(f"-j 1 -> -j {scaling['jobs']} wall speed-up ({scaling['on']}): {scaling['wall_speedup']}x")
+    rows.append(
+        f"findings checksum ({same['on']}, {same['staged']['output_lines']} lines of JSON): staged "
+        f"{same['staged']['output_sha256']}, full path {same['full_path']['output_sha256']}: "
+        + ("equal" if same["equal"] else "DIFFERENT")
+    )
     return "\n".join(rows)
 
 
@@ -191,18 +257,23 @@ def main(argv: list[str]) -> int:
     runner.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     runner.add_argument("--json", type=Path)
     runner.add_argument("--no-peers", action="store_true", help="skip Fixit and TorchFix (slow)")
+    runner.add_argument("--full-path-on", choices=("subset", "all"), default="subset",
+                        help="the files the full-path findings checksum runs on (slow)")
+    runner.add_argument("--scaling-on", choices=("subset", "all"), default="subset",
+                        help="the files the -j 1 vs -j N run uses")
     args = parser.parse_args(argv)
     if args.command == "build":
         build(args.corpus)
         return 0
     report = run(
-        args.corpus, tuple(args.subset.split(",")), args.peers_bin, args.jobs, not args.no_peers
-    )
+        args.corpus, tuple(args.subset.split(",")), args.peers_bin, args.jobs, not args.no_peers,
+        args.full_path_on, args.scaling_on,
+    )  # fmt: skip
     print(f"corpus: {report['corpus_lines']:,} lines; subset {report['subset']}: {report['subset_lines']:,} lines")
     print(table(report))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
-    return 0
+    return 0 if report["same_findings"]["equal"] else 1
 
 
 if __name__ == "__main__":

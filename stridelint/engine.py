@@ -14,16 +14,19 @@ import ast
 import concurrent.futures
 import dataclasses
 import functools
+import gc
 import os
 import stat
 import tempfile
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from stridelint import screen
 from stridelint.cache import CACHE_DIR_NAME, ResultCache
 from stridelint.findings import Edit, FileReport, Finding, Fix
-from stridelint.prefilter import may_have_findings
+from stridelint.prefilter import may_have_findings, may_have_findings_text
 from stridelint.source import SourceError, SourceText, apply_edits, decode
 from stridelint.suppression import read_suppressions
 
@@ -36,6 +39,9 @@ if TYPE_CHECKING:
 
 MAX_FIX_ROUNDS = 10
 _TOO_DEEP = "too deeply nested for the parser; not checked"
+# Check every file whole, without the pre-filter and the screen (the speed benchmark's
+# reference path; read once, so worker processes inherit it).
+_FULL_PATH = os.environ.get("STRIDELINT_FULL_PATH", "") not in ("", "0")
 
 
 @dataclass(frozen=True)
@@ -52,20 +58,32 @@ class LintResult:
 
 
 def lint_text(
-    source: SourceText, config: Config, path: Path | None, *, prefilter: bool = True
+    source: SourceText,
+    config: Config,
+    path: Path | None,
+    *,
+    prefilter: bool = True,
+    recheck_whole: bool = True,
 ) -> LintResult:
     """Findings for one decoded file, suppressions applied. Which rules can fire decides what
-    runs: LibCST and the analysis only when an enabled broadcast rule may (the pre-filter,
-    from the rules' declared triggers). `prefilter=False` parses every file (the tests use it
-    to prove the pre-filter never drops a finding)."""
+    runs, in stages, each cheaper and more selective than the next (ARCHITECTURE.md): the
+    pre-filter on the interpreter's tree (any broadcast trigger in the file?), the screen on
+    the same tree (which functions can a finding involve?), then LibCST and the analysis on
+    those functions only; a file where they find something is checked again whole, so its
+    findings and fixes are the full path's. `prefilter=False` (or STRIDELINT_FULL_PATH=1 in
+    the environment) parses and analyses every file whole: the tests and the speed benchmark
+    use it to prove the stages never change a finding; `recheck_whole=False` returns what the
+    screened functions alone give (the tests compare it with the whole file's)."""
     from stridelint import rules  # cheap: rule modules import LibCST lazily
-    from stridelint.rules.base import BROADCAST, SYNTAX
+    from stridelint.rules.base import BROADCAST
 
     suppressions = read_suppressions(source.text)
     if suppressions.skip_file:
         return LintResult([])
     enabled = [rule for rule in rules.ALL_RULES if config.is_enabled(rule.code, path)]
-    if prefilter:
+    if prefilter and not _FULL_PATH:
+        if not may_have_findings_text(source.text, config.broadcast_hints) and _compiles(source):
+            return _with_suppressions(LintResult([]), enabled, suppressions, config, path)
         try:
             tree = _python_tree(source, path)
         except (MemoryError, RecursionError):  # LibCST's native parser could crash on it
@@ -77,23 +95,60 @@ def lint_text(
             return _with_suppressions(LintResult([]), enabled, suppressions, config, path)
         # A file the interpreter rejects goes on to LibCST, which reports the syntax error
         # (at the interpreter's position) or, for syntax newer than this Python, parses it.
+        if tree is not None:
+            reduced = screen.plan(
+                tree,
+                source.text,
+                config.broadcast_hints,
+                scope=config.scope,
+                wrapper_decorators=config.wrapper_decorators,
+            )
+            if reduced.text is None:
+                return _with_suppressions(LintResult([]), enabled, suppressions, config, path)
+            if not reduced.whole:
+                parsed = _lint_parsed(source, reduced.text, enabled, config, path)
+                if parsed is not None and (
+                    not recheck_whole or not parsed[0].findings and not parsed[0].internal_errors
+                ):
+                    return _with_suppressions(parsed[0], enabled, suppressions, config, path)
+    parsed = _lint_parsed(source, source.text, enabled, config, path)
+    assert parsed is not None  # the file's own text always gives an answer
+    result, is_syntax_error = parsed
+    if is_syntax_error:
+        return result
+    return _with_suppressions(result, enabled, suppressions, config, path)
+
+
+def _lint_parsed(
+    source: SourceText, text: str, enabled: list[type[Rule]], config: Config, path: Path | None
+) -> tuple[LintResult, bool] | None:
+    """Parse `text` (the file's own, or the screen's reduction of it, which keeps every
+    position and offset) with LibCST once and run the broadcast rules on it; the flag says
+    the result is a syntax error. A syntax error is reported for the file's own text; for a
+    reduction the answer is None (check it whole)."""
     # Only files that can have findings pay for importing LibCST and the analysis.
     import libcst as cst
 
     from stridelint.context import RuleContext
+    from stridelint.rules.base import BROADCAST, SYNTAX
     from stridelint.transforms.style import FixStyle
 
+    whole = text is source.text
     syntax_rules = [rule() for rule in enabled if rule.trigger == SYNTAX]
     try:
-        module = cst.parse_module(source.text)
+        module = cst.parse_module(text)
     except cst.ParserSyntaxError as error:
+        if not whole:
+            return None
         where = (error.raw_line, error.raw_column + 1, error.message)
-        return LintResult([f for r in syntax_rules for f in r.check_syntax(source, path, where)])
+        return LintResult([f for r in syntax_rules for f in r.check_syntax(source, path, where)]), True
     except RecursionError:
-        return LintResult([], [_TOO_DEEP])
+        return LintResult([], [_TOO_DEEP]), False
     except Exception as error:  # LibCST rejects some inputs (e.g. null bytes) with other errors
+        if not whole:
+            return None
         where = (1, 1, str(error))
-        return LintResult([f for r in syntax_rules for f in r.check_syntax(source, path, where)])
+        return LintResult([f for r in syntax_rules for f in r.check_syntax(source, path, where)]), True
     context = RuleContext(
         source,
         module,
@@ -114,7 +169,7 @@ def lint_text(
             result.internal_errors.append(
                 f"internal error in {rule.code}: {type(error).__name__}: {error}"
             )
-    return _with_suppressions(result, enabled, suppressions, config, path)
+    return result, False
 
 
 def _with_suppressions(
@@ -155,11 +210,31 @@ def _without_unfixable_fix(finding: Finding, config: Config) -> Finding:
 
 def _python_tree(source: SourceText, path: Path | None) -> ast.Module | None:
     """The interpreter's syntax tree (its parser is native: a fraction of LibCST's cost); None
-    for a syntax error. Nesting too deep for it raises MemoryError or RecursionError."""
+    for a syntax error. Nesting too deep for it raises MemoryError or RecursionError. The
+    cycle collector is paused meanwhile: a syntax tree holds no cycles, and the collector
+    would walk its nodes again and again as they are made (a fifth of the parse)."""
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         return compile(source.text, str(path or "<stdin>"), "exec", ast.PyCF_ONLY_AST)
     except (SyntaxError, ValueError):
         return None
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _compiles(source: SourceText) -> bool:
+    """Whether the interpreter compiles the file, without building a syntax tree object (a
+    quarter of the cost): the syntax check of a file the text screen rules out. Any failure
+    sends the file down the tree path, which reports it."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarnings belong to the interpreter's run
+            compile(source.text, "<screen>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError, SystemError):
+        return False  # ValueError: null bytes; RecursionError, MemoryError: nesting too deep
+    return True
 
 
 @dataclass
@@ -347,13 +422,25 @@ def run_files(
 
     `on_checked` is called once per file as its report arrives (a progress bar's tick).
     """
-    work = functools.partial(check_file, config=config, mode=mode, cache=cache)
+    work = functools.partial(_check_file_lean, config=config, mode=mode, cache=cache)
     if jobs <= 1 or len(files) < 8 * jobs:  # a pool costs more than a pre-commit batch
         reports = map(work, files)
         return [r for report in reports for r in _ticked(report, on_checked)]
     with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
         reports = pool.map(work, files, chunksize=max(1, min(16, len(files) // (4 * jobs))))
         return [r for report in reports for r in _ticked(report, on_checked)]
+
+
+def _check_file_lean(
+    path: Path, config: Config, mode: FixMode, cache: ResultCache | None
+) -> FileReport | list[FileReport]:
+    """check_file, without the text of a report that has nothing to show (no finding, no
+    change): the outputs read a file's text only to show its findings or its diff, and a
+    whole repository's text would otherwise stay in memory (and cross from the workers)."""
+    report = check_file(path, config, mode, cache)
+    if isinstance(report, FileReport) and not report.findings and report.original_source is None:
+        report.source = ""
+    return report
 
 
 def _ticked(

@@ -23,6 +23,8 @@ errors in files it does not parse with LibCST.
 from __future__ import annotations
 
 import ast
+import re
+import unicodedata
 from collections.abc import Iterable
 
 from stridelint.analysis import torch_ops  # tables only: no LibCST import
@@ -34,6 +36,48 @@ _SOURCE_WORDS = frozenset(
     for qualified in torch_ops.BROADCAST_METHODS | torch_ops.BROADCAST_FUNCTIONS
     | torch_ops.BROADCAST_TUPLE_FUNCTIONS | torch_ops.STRIDED_FUNCTIONS
 )
+
+
+_WORDS = sorted(_SOURCE_WORDS | {"broadcast", "stride"})
+_ANY_WORD = re.compile("|".join(map(re.escape, _WORDS)), re.IGNORECASE)
+# Strings and comments as the tokenizer of Python 3.11 reads them (prefixes need no care: a
+# string starts at its quote); `\\(?:\r\n|.)` is an escape or a backslash-newline.
+_STRING_OR_COMMENT = re.compile(
+    r"#[^\r\n]*"
+    r'|"""[^"\\]*(?:(?:\\(?:\r\n|.)|"(?!""))[^"\\]*)*"""'
+    r"|'''[^'\\]*(?:(?:\\(?:\r\n|.)|'(?!''))[^'\\]*)*'''"
+    r'|"(?:\\(?:\r\n|.)|[^"\\\r\n])*"'
+    r"|'(?:\\(?:\r\n|.)|[^'\\\r\n])*'",
+    re.DOTALL,
+)
+# What may stand between two string literals that Python joins into one.
+_JOIN = re.compile(r"(?:[ \t\f\r\n]|\\\r?\n|#[^\r\n]*(?=[\r\n]))*[rRbBuUfF]{0,2}")
+
+
+def may_have_findings_text(text: str, broadcast_hints: Iterable[str] = ()) -> bool:
+    """Stage 1, on the text: False only when no trigger can be in it, so the file needs no
+    syntax tree at all (valid only for a file that compiles: the tokenizing below is Python
+    3.11's, and a file that does not compile goes to the tree anyway). A trigger is spelled
+    in the text as one of the words (names and strings alike, case-insensitive; NFKC first,
+    as Python reads identifiers), or hides in a string: an escape or a backslash-newline, two
+    literals joined, a `#` (a jaxtyping dim)."""
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+    if _ANY_WORD.search(text) or any(hint in text for hint in broadcast_hints):
+        return True
+    if "\\" not in text and "#" not in text and text.count('"') + text.count("'") < 2:
+        return False
+    previous_end = -1
+    for token in _STRING_OR_COMMENT.finditer(text):
+        value = token.group()
+        if value[0] == "#":
+            continue
+        if "\\" in value or "#" in value:
+            return True
+        if previous_end >= 0 and _JOIN.fullmatch(text, previous_end, token.start()):
+            return True
+        previous_end = token.end()
+    return False
 
 
 def may_have_findings(tree: ast.AST, broadcast_hints: Iterable[str] = ()) -> bool:
@@ -50,11 +94,11 @@ def may_have_findings(tree: ast.AST, broadcast_hints: Iterable[str] = ()) -> boo
         node = stack.pop()
         kind = type(node)
         if kind is ast.Name:
-            if _names_a_source(node.id, hints):
+            if names_a_source(node.id, hints):
                 return True
             continue
         if kind is ast.Attribute:
-            if _names_a_source(node.attr, hints):
+            if names_a_source(node.attr, hints):
                 return True
         elif kind is ast.Constant:
             value = node.value
@@ -62,22 +106,22 @@ def may_have_findings(tree: ast.AST, broadcast_hints: Iterable[str] = ()) -> boo
                 return True
             continue
         elif kind is ast.alias:
-            if _names_a_source(node.name, hints) or (
-                node.asname is not None and _names_a_source(node.asname, hints)
+            if names_a_source(node.name, hints) or (
+                node.asname is not None and names_a_source(node.asname, hints)
             ):
                 return True
             continue
         elif kind is ast.arg:
-            if _names_a_source(node.arg, hints) or (
-                node.annotation is not None and _has_string_with(node.annotation, "#")
+            if names_a_source(node.arg, hints) or (
+                node.annotation is not None and has_string_with(node.annotation, "#")
             ):
                 return True
         elif kind is ast.Assign:
             value = node.value
-            if _is_stride_read(value):
-                stride_names.update(_bound_names(node.targets))
+            if is_stride_read(value):
+                stride_names.update(bound_names(node.targets))
             elif type(value) is ast.Call and type(value.func) is ast.Name:
-                for name in _bound_names(node.targets):
+                for name in bound_names(node.targets):
                     bound_by_call[name] = value.func.id
         elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             defined.add(node.name)
@@ -85,7 +129,7 @@ def may_have_findings(tree: ast.AST, broadcast_hints: Iterable[str] = ()) -> boo
             func = node.func
             reads_strides = reads_strides or (type(func) is ast.Attribute and func.attr == "stride")
         elif kind is ast.Compare:
-            zero_compared.extend(_compared_with_zero(node))
+            zero_compared.extend(compared_with_zero(node))
         elif not isinstance(node, ast.AST):
             continue  # None, or a name in `global a, b`
         for field in node._fields:
@@ -96,31 +140,31 @@ def may_have_findings(tree: ast.AST, broadcast_hints: Iterable[str] = ()) -> boo
                 stack.append(child)
     if reads_strides:  # names a stride helper returned (`s_r, s_0 = _strides(mask, dim)`)
         stride_names.update(n for n, func in bound_by_call.items() if func in defined)
-    return any(_reads_stride_name(operand, stride_names) for operand in zero_compared)
+    return any(reads_stride_name(operand, stride_names) for operand in zero_compared)
 
 
-def _reads_stride_name(operand: ast.expr, stride_names: set[str]) -> bool:
+def reads_stride_name(operand: ast.expr, stride_names: set[str]) -> bool:
     """`x.stride(d)`, `x.stride()[d]`, `s` or `s[d]` for a name bound to strides."""
-    if _is_stride_read(operand):
+    if is_stride_read(operand):
         return True
     if isinstance(operand, ast.Subscript):
         operand = operand.value
     return isinstance(operand, ast.Name) and operand.id in stride_names
 
 
-def _names_a_source(name: str, hints: frozenset[str]) -> bool:
+def names_a_source(name: str, hints: frozenset[str]) -> bool:
     lowered = name.lower()
     return name in hints or any(word in lowered for word in _SOURCE_WORDS)
 
 
-def _has_string_with(node: ast.AST, text: str) -> bool:
+def has_string_with(node: ast.AST, text: str) -> bool:
     return any(
         isinstance(inner, ast.Constant) and isinstance(inner.value, str) and text in inner.value
         for inner in ast.walk(node)
     )
 
 
-def _is_stride_read(node: ast.expr) -> bool:
+def is_stride_read(node: ast.expr) -> bool:
     """`x.stride(d)`, `x.stride()` or `x.stride()[d]`."""
     if isinstance(node, ast.Subscript):
         node = node.value
@@ -131,14 +175,14 @@ def _is_stride_read(node: ast.expr) -> bool:
     )
 
 
-def _bound_names(targets: list[ast.expr]) -> Iterable[str]:
+def bound_names(targets: list[ast.expr]) -> Iterable[str]:
     for target in targets:
         for inner in ast.walk(target):
             if isinstance(inner, ast.Name):
                 yield inner.id
 
 
-def _compared_with_zero(node: ast.Compare) -> list[ast.expr]:
+def compared_with_zero(node: ast.Compare) -> list[ast.expr]:
     """The other side of a single comparison with the integer literal 0."""
     if len(node.comparators) != 1:
         return []

@@ -7,7 +7,8 @@ above:
               `demo` command), and stridelint.runtime (the runtime companion and its pytest
               plugin: like the CLI, it loads the settings and runs the engine)
     config    stridelint.config
-    engine    stridelint.engine and its parts: discovery, cache, prefilter, suppression, noqa
+    engine    stridelint.engine and its parts: discovery, cache, prefilter, screen (the
+              engine's stage 2), suppression, noqa
     analysis/rules/transforms
               stridelint.analysis, stridelint.rules, stridelint.transforms, and
               stridelint.context (the RuleContext the engine builds and the rules read)
@@ -61,7 +62,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
              "stridelint.flake8_plugin", "stridelint.lsp.*")),
     ("config", ("stridelint.config",)),
     ("engine", ("stridelint.engine", "stridelint.discovery", "stridelint.cache",
-                "stridelint.prefilter", "stridelint.suppression", "stridelint.noqa",
+                "stridelint.prefilter", "stridelint.screen", "stridelint.suppression",
+                "stridelint.noqa",
                 "stridelint.notebook")),
     ("analysis/rules/transforms", ("stridelint.analysis.*", "stridelint.rules.*",
                                    "stridelint.transforms.*", "stridelint.context")),

@@ -73,3 +73,63 @@ def test_files_without_a_source_are_dropped(source):
 def test_broadcast_hints_make_a_candidate_only_when_configured(source):
     assert candidate(source, ("bias",))
     assert not candidate(source)
+
+
+# ---- stage 1 on the text: a file it rules out needs no syntax tree ---------------------------
+
+
+def text_candidate(source: str, hints: tuple[str, ...] = ()) -> bool:
+    from stridelint.prefilter import may_have_findings_text
+
+    return may_have_findings_text(source, hints)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "y = x.EXPAND(4, -1)",
+        "s = x.stride(0)",
+        'doc = """may be Broadcast"""',
+        # a word the tree would see but the text does not spell out
+        'doc = "broad\\x63ast"',
+        "doc = 'broad\\\ncast'",
+        'doc = ("broad"  # a comment\n       "cast")',
+        'doc = "broad" r"cast"',
+        "def f(mask: 'Bool[Tensor, \"#b n\"]'): ...",
+        'def f(mask: Bool[Tensor, """\n#b n"""]): ...',
+        # NFKC: Python reads this identifier as `expand`
+        "y = x.\uff45xpand(4, -1)",
+    ],
+)
+def test_the_text_screen_keeps_what_may_hold_a_trigger(source):
+    assert text_candidate(source)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "y = x.repeat(4, 1).sum()  # no # dims here, 'quotes' in a comment",
+        'msg = "plain", "strings"\n# a comment with "quotes" and # marks\n',
+        'def f(x):\n    """A docstring."""\n    return x + 1\n',
+    ],
+)
+def test_the_text_screen_drops_what_cannot(source):
+    assert not text_candidate(source)
+
+
+def test_the_text_screen_keeps_a_configured_hint():
+    assert text_candidate("b = self.bias", ("bias",))
+    assert not text_candidate("b = self.bias")
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "y = x.repeat(4, 1).sum()",
+        'msg = "plain", "strings"\n',
+        'def f(x):\n    """A docstring."""\n    return x + 1\n',
+        "import torch\nn = torch.ones(3).sum()\n",
+    ],
+)
+def test_what_the_text_screen_drops_the_tree_drops_too(source):
+    assert not text_candidate(source) and not candidate(source)

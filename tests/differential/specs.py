@@ -250,6 +250,15 @@ def optional_mask_hook_args(draw):
     return GRID, KERNEL, entries
 
 
+def registers_and_patches(draw):
+    """A module holding (R, D) register tokens, (B, P, D) patches and a dtype to cast to."""
+    width = draw_size(draw)
+    registers = draw_tensor(draw, 2, 2, shape=(None, width))
+    patches = draw_tensor(draw, 3, 3, shape=(None, None, width))
+    dtype = draw(st.sampled_from((torch.float16, torch.float32, torch.int32)))
+    return SimpleNamespace(registers=registers), patches, dtype
+
+
 DENSE = torch.zeros(2, 3)  # an operand the fixed code never reads (kernels are stubbed)
 
 
@@ -259,6 +268,16 @@ SPECS: dict[str, Spec] = {
     "SL201/torch_max_of_two_tensors_is_elementwise": Spec(
         (Call("floor_at", rows(2, lambda draw: draw_tensor(draw, 0, 1), runtime_dim_first=True)),)
     ),
+    "SL201/position_grid_cast": Spec(
+        (
+            Call("frame_features", arguments(lambda draw: (draw_tensor(draw, 2, 2), draw_size(draw)))),
+            Call("frame_positions", arguments(lambda draw: (draw_size(draw), draw_size(draw)))),
+        )
+    ),
+    "SL201/register_tokens_joined": Spec(
+        (Call("prepend_registers", arguments(registers_and_patches)),
+         Call("scaled_registers", arguments(registers_and_patches)))
+    ),  # fmt: skip
     "SL101/alias_of_expanded": Spec((Call("busiest_row", rows(2)),)),
     "SL101/lambda_closes_over_broadcast_local": Spec((
         Call("row_stats", arguments(lambda draw: (draw_tensor(draw, 1, 1), draw_size(draw)))),

@@ -1,0 +1,384 @@
+"""Stage 2 of the engine: which functions of a candidate file can take part in a finding.
+
+The pre-filter (prefilter.py) keeps a file when it holds a broadcast source anywhere; most
+such files hold one in a few functions. This screen reads the same syntax tree, function by
+function, and blanks out (spaces, newlines kept) every function that no finding can involve,
+so LibCST parses, positions and analyses only the rest. Every kept character keeps its line,
+column and offset, so positions and fix edits computed on the reduced text are the file's own.
+
+A *unit* is a function at module level or directly in a module-level class; everything else
+(module-level statements, class headers and attributes, functions nested in `if`/`try`) is
+always kept. What the analysis (analysis/module.py) carries across functions decides what a
+kept unit drags in, by name and conservatively (any `Name` or attribute spelled like a unit):
+
+- a *seed* holds a broadcast trigger of its own: an attribute spelling a source word
+  (`.expand`), a name an import binds to a source (resolved as the analysis does, not by
+  spelling), a string saying "broadcast", a `#` dim in an annotation, a stride compared
+  with 0 (with the module's stride helpers): the only places a broadcast value can start;
+- facts flow forward: from a seed and from the module-level code (always kept) to the
+  functions it names (callees, launched kernels, their hooks, stride helpers), transitively;
+- scope flows backward: a POSSIBLE finding is reported only in a function reachable from a
+  wrapper root (a launch, a hook, a wrapper decorator), so every unit that names a kept one
+  is kept, transitively, with the decorated functions (kernels) it and the module-level code
+  name, for `k[grid](...)` to be recognized as a launch;
+- a unit holding an `import` is kept: the import table is module-wide.
+
+The analysis knows these facts precisely (module.py: `flows`, `wrappers`, `_propagate`);
+this is the screen's own over-approximation of them on the stdlib tree. The engine uses the
+reduced text only to learn whether the file has a finding: when it does, it checks the
+whole file again (fixes read the whole module: names in use, where helpers go), so the
+findings and fixes are the full path's by construction, and the screen only has to never
+hide one.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from stridelint.analysis import torch_ops  # tables only: no LibCST import
+from stridelint.prefilter import (
+    bound_names,
+    compared_with_zero,
+    has_string_with,
+    is_stride_read,
+    names_a_source,
+    reads_stride_name,
+)
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+_SOURCES = (
+    torch_ops.BROADCAST_FUNCTIONS | torch_ops.BROADCAST_TUPLE_FUNCTIONS
+    | torch_ops.STRIDED_FUNCTIONS
+)  # fmt: skip
+_LINE_BREAK = re.compile(r"\r\n|\n|\r")
+
+
+@dataclass
+class _Unit:
+    """What one function (or the module-level rest) holds that the screen asks about."""
+
+    name: str
+    node: ast.stmt | None = None
+    in_class: bool = False
+    hit: bool = False  # a broadcast source, a "broadcast" string, a `#` dim, a hint
+    names: set[str] = field(default_factory=set)  # `Name` ids
+    attributes: set[str] = field(default_factory=set)  # attribute names
+    stride_names: set[str] = field(default_factory=set)
+    bound_by_call: dict[str, str] = field(default_factory=dict)
+    zero_compared: list[ast.expr] = field(default_factory=list)
+    reads_strides: bool = False
+    imported: set[str] = field(default_factory=set)  # names its import statements bind
+    bindings: dict[str, set[str]] = field(default_factory=dict)  # local -> qualified, imports
+    subscripted: set[str] = field(default_factory=set)  # names along `a.b(c)[...]` chains
+
+    def mentions(self) -> set[str]:
+        return self.names | self.attributes
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The screen's answer: no finding is possible (`text` None, `whole` False), or the text to
+    analyse (the file's own when `whole`, else the file with the dropped units blanked)."""
+
+    text: str | None
+    whole: bool
+    kept: int = 0  # units kept
+    units: int = 0  # units in the file
+
+
+def plan(
+    tree: ast.Module,
+    text: str,
+    broadcast_hints: Iterable[str] = (),
+    *,
+    scope: str = "wrappers",
+    wrapper_decorators: Iterable[str] = (),
+) -> Plan:
+    hints = frozenset(broadcast_hints)
+    if hints:  # a hint names a hook's `args` entry in any hook: keep it simple
+        return Plan(text, True)
+    rest = _Unit("<module>")
+    units: list[_Unit] = []
+    for statement in tree.body:
+        if isinstance(statement, _FUNCTIONS):
+            units.append(_scan(_Unit(statement.name, statement), statement, hints))
+        elif isinstance(statement, ast.ClassDef):
+            for part in (*statement.decorator_list, *statement.bases, *statement.keywords):
+                _scan(rest, part, hints)
+            for inner in statement.body:
+                if isinstance(inner, _FUNCTIONS):
+                    units.append(_scan(_Unit(inner.name, inner, in_class=True), inner, hints))
+                else:
+                    _scan(rest, inner, hints)
+        else:
+            _scan(rest, statement, hints)
+    _resolve_source_names([rest, *units])
+    defined = {u.name for u in units}
+    reads_strides = rest.reads_strides or any(u.reads_strides for u in units)
+    seeds = [u for u in units if _is_seed(u, defined, reads_strides)]
+    rest_is_seed = _is_seed(rest, defined, reads_strides)
+    if not seeds and not rest_is_seed:
+        return Plan(None, False, 0, len(units))
+    kept = _closure(units, seeds, rest, scope, bool(wrapper_decorators))
+    if len(kept) == len(units):
+        return Plan(text, True, len(kept), len(units))
+    masked = _blank(text, [u for u in units if id(u) not in kept])
+    if masked is None:
+        return Plan(text, True, len(units), len(units))
+    return Plan(masked, False, len(kept), len(units))
+
+
+def _resolve_source_names(units: list[_Unit]) -> None:
+    """A bare name starts a broadcast when an import anywhere in the module binds it to one of
+    the analysis's sources, whatever its spelling (`from torch import broadcast_to as bt`):
+    the analysis resolves a call's name through the module's imports (names.py:
+    ImportTable), never by spelling, so `expand_h0` imported from elsewhere, a local
+    `x_expanded` or a parameter is no source."""
+    sources = set()
+    for unit in units:
+        sources.update(local for local, targets in unit.bindings.items() if targets & _SOURCES)
+    for unit in units:
+        if unit.names & sources:
+            unit.hit = True
+
+
+def _is_seed(unit: _Unit, defined: set[str], reads_strides: bool) -> bool:
+    if unit.hit:
+        return True
+    stride_names = set(unit.stride_names)
+    if reads_strides:  # names a module function returned: it may be a stride helper
+        stride_names.update(n for n, func in unit.bound_by_call.items() if func in defined)
+    return any(reads_stride_name(operand, stride_names) for operand in unit.zero_compared)
+
+
+def _closure(
+    units: list[_Unit], seeds: list[_Unit], rest: _Unit, scope: str, wrapper_decorators: bool
+) -> set[int]:
+    """The ids of the units a finding can involve (see the module docstring)."""
+    by_name: dict[str, list[_Unit]] = {}
+    for unit in units:
+        by_name.setdefault(unit.name, []).append(unit)
+    kept: set[int] = set()
+    followed: set[int] = set()  # units whose every name was followed (not only decorators)
+
+    def forward(start: list[tuple[_Unit, bool]]) -> None:
+        """Facts reach module-level functions by bare-name calls (`top_functions`), kernels
+        by any name or attribute (`k[grid]`, `self._kernel[grid]`, tables), and hooks and
+        kernel helpers by a kernel's decorator (`launch_metadata=hook`)."""
+        frontier = list(start)
+        while frontier:
+            unit, whole = frontier.pop()
+            if id(unit) in (followed if whole else kept):
+                continue
+            kept.add(id(unit))
+            # a hook gets facts from launches and passes them on: follow it whole
+            frontier.extend((v, True) for n in _decorator_mentions(unit) for v in by_name.get(n, ()))
+            if not whole:
+                continue
+            followed.add(id(unit))
+            for name in unit.names:
+                frontier.extend((v, True) for v in by_name.get(name, ()) if not v.in_class)
+            for name in unit.mentions():
+                frontier.extend((v, False) for v in by_name.get(name, ()) if _decorated(v))
+
+    forward([(u, True) for u in seeds] + [(rest, True)])
+    kept.discard(id(rest))
+    if scope != "all":
+        for unit in _scope_path(units, kept, rest, wrapper_decorators):
+            forward([(unit, False)])
+            kernels = [v for n in unit.mentions() for v in by_name.get(n, ()) if _decorated(v)]
+            forward([(v, False) for v in kernels])
+    # a kernel that names a kept hook in its decorator makes it a hook (`hooks`)
+    kept_names = {u.name for u in units if id(u) in kept}
+    forward([(u, False) for u in units if _decorator_mentions(u) & kept_names])
+    # a nested import binds its name module-wide (the import table): keep the function
+    # holding it when kept code reads that name
+    changed = True
+    while changed:
+        read = rest.mentions().union(*(u.mentions() for u in units if id(u) in kept))
+        added = [u for u in units if id(u) not in kept and u.imported & read]
+        forward([(u, False) for u in added])
+        changed = bool(added)
+    return kept
+
+
+def _scope_path(
+    units: list[_Unit], kept: set[int], rest: _Unit, wrapper_decorators: bool
+) -> list[_Unit]:
+    """The functions on a call path from a wrapper root to a kept function: a POSSIBLE finding
+    is reported only in a function whose name the roots reach through calls to module-level
+    functions (`wrappers`, by name: every function of a reached name)."""
+    top_level = {u.name for u in units if not u.in_class}
+    # names that reach a kept function's name
+    reaching = {u.name for u in units if id(u) in kept}
+    changed = True
+    while changed:
+        changed = False
+        for unit in units:
+            if unit.name not in reaching and unit.names & reaching & top_level:
+                reaching.add(unit.name)
+                changed = True
+    # the roots among them, and what they reach inside that set
+    launchable = {u.name for u in units if _decorated(u)} | rest.names | rest.imported
+    launchable.update(*(u.imported for u in units))
+    hooks = set().union(*(_decorator_mentions(u) for u in units))
+    frontier = [
+        u for u in units
+        if u.name in reaching and (
+            u.subscripted & launchable or u.name in hooks or _has_hook_signature(u)
+            or (wrapper_decorators and _decorated(u))
+        )
+    ]  # fmt: skip
+    on_path: dict[int, _Unit] = {}
+    while frontier:
+        unit = frontier.pop()
+        if id(unit) in on_path:
+            continue
+        on_path[id(unit)] = unit
+        for name in unit.names & reaching & top_level:
+            frontier.extend(v for v in units if v.name == name)
+    return list(on_path.values())
+
+
+def _has_hook_signature(unit: _Unit) -> bool:
+    arguments = unit.node.args  # type: ignore[union-attr]
+    names = [a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)]
+    return len(names) == 3 and names[0] == "grid" and names[2] == "args"
+
+
+def _decorated(unit: _Unit) -> bool:
+    """Maybe a kernel: the screen does not resolve decorators."""
+    return bool(getattr(unit.node, "decorator_list", None))
+
+
+def _decorator_mentions(unit: _Unit) -> set[str]:
+    names: set[str] = set()
+    for decorator in getattr(unit.node, "decorator_list", ()):
+        for node in ast.walk(decorator):
+            if isinstance(node, ast.Name):
+                names.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                names.add(node.attr)
+    return names
+
+
+def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
+    """Walk `root` (the pre-filter's walk, without stopping at the first hit), recording
+    into `unit`."""
+    stack: list[object] = [root]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is ast.Name:
+            unit.names.add(node.id)
+            continue  # a source only if an import binds it to one (_resolve_source_names)
+        if kind is ast.Attribute:
+            unit.attributes.add(node.attr)
+            if names_a_source(node.attr, hints):
+                unit.hit = True
+        elif kind is ast.Constant:
+            value = node.value
+            if type(value) is str and ("broadcast" in value.lower() or value in hints):
+                unit.hit = True
+            continue
+        elif kind is ast.alias:  # what it binds is a source where it is used
+            unit.imported.add(node.asname or node.name.split(".")[0])
+            continue
+        elif kind is ast.arg:  # its name is a local binding: only its annotation can tell
+            if node.annotation is not None and has_string_with(node.annotation, "#"):
+                unit.hit = True
+        elif kind is ast.Import:
+            for alias in node.names:
+                if alias.asname is not None:
+                    unit.bindings.setdefault(alias.asname, set()).add(alias.name)
+                else:
+                    root = alias.name.split(".")[0]
+                    unit.bindings.setdefault(root, set()).add(root)
+        elif kind is ast.ImportFrom:
+            if not node.level and node.module:
+                for alias in node.names:
+                    local = alias.asname or alias.name
+                    unit.bindings.setdefault(local, set()).add(f"{node.module}.{alias.name}")
+        elif kind is ast.Assign:
+            value = node.value
+            if is_stride_read(value):
+                unit.stride_names.update(bound_names(node.targets))
+            elif type(value) is ast.Call and type(value.func) is ast.Name:
+                for name in bound_names(node.targets):
+                    unit.bound_by_call[name] = value.func.id
+        elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
+            unit.names.add(node.name)  # a nested def: calls to it stay inside the unit
+        elif kind is ast.Call:
+            func = node.func
+            if type(func) is ast.Attribute and func.attr == "stride":
+                unit.reads_strides = True
+        elif kind is ast.Compare:
+            unit.zero_compared.extend(compared_with_zero(node))
+        elif kind is ast.Subscript:
+            unit.subscripted.update(_chain_names(node.value))
+        elif not isinstance(node, ast.AST):
+            continue
+        for name in node._fields:
+            child = getattr(node, name, None)
+            if type(child) is list:
+                stack.extend(child)
+            elif name != "ctx":
+                stack.append(child)
+    return unit
+
+
+def _chain_names(node: ast.expr) -> set[str]:
+    """`KERNELS.get(axis)` -> {KERNELS, get}: what a subscripted value is reached through."""
+    names = set()
+    while True:
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+            return names
+        if isinstance(node, ast.Attribute):
+            names.add(node.attr)
+            node = node.value
+        elif isinstance(node, ast.Call):
+            node = node.func
+        elif isinstance(node, ast.Subscript):
+            node = node.value
+        else:
+            return names
+
+
+def _blank(text: str, dropped: list[_Unit]) -> str | None:
+    """The text with each dropped unit's lines turned to spaces (a method leaves `0` on its
+    first line, so a class body never ends up empty); None when a unit shares a line with
+    other code or the text has line breaks the screen does not count like the parser."""
+    if "\r" in text.replace("\r\n", ""):
+        return None
+    pieces = _LINE_BREAK.split(text)
+    breaks = _LINE_BREAK.findall(text)
+    for unit in dropped:
+        node = unit.node
+        assert node is not None
+        first = min([node.lineno] + [d.lineno for d in node.decorator_list]) - 1  # type: ignore[attr-defined]
+        last = node.end_lineno - 1  # type: ignore[operator]
+        start_line = pieces[first]
+        indent = len(start_line) - len(start_line.lstrip(" \t\f"))
+        if indent != node.col_offset or start_line[indent:indent + 1] not in ("@", "d", "a"):
+            return None
+        try:
+            tail = pieces[last].encode("utf-8")[node.end_col_offset:].decode("utf-8")  # type: ignore[misc]
+        except UnicodeError:
+            return None
+        if tail.strip() and not tail.lstrip().startswith("#"):
+            return None
+        for index in range(first, last + 1):
+            pieces[index] = " " * len(pieces[index])
+        if unit.in_class:
+            line = pieces[first]
+            pieces[first] = start_line[:indent] + "0" + line[indent + 1:]
+    out = []
+    for index, piece in enumerate(pieces):
+        out.append(piece)
+        if index < len(breaks):
+            out.append(breaks[index])
+    return "".join(out)

@@ -1,0 +1,189 @@
+"""The screen (stage 2) keeps every function a finding can involve, and blanks the others
+without moving a character. That the staged engine's findings equal the full path's is
+proven in test_staged_engine.py; here each cross-function rule is pinned on its own."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+
+from stridelint import screen
+
+
+def kept(source: str, **settings) -> set[str] | None:
+    """The names of the functions the screen keeps (None: no finding possible)."""
+    source = textwrap.dedent(source)
+    plan = screen.plan(ast.parse(source), source, **settings)
+    if plan.text is None:
+        return None
+    assert len(plan.text) == len(source)
+    assert plan.text.count("\n") == source.count("\n")
+    tree = ast.parse(plan.text)  # the reduction still parses
+    return {n.name for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+
+def test_a_function_without_a_trigger_is_blanked():
+    names = kept(
+        """
+        def seed(x):
+            return x.expand(4, -1).sum()
+
+        def unrelated(y):
+            return y + 1
+        """
+    )
+    assert names == {"seed"}
+
+
+def test_no_trigger_anywhere_means_no_finding():
+    assert kept("def f(y):\n    return y + 1\n") is None
+
+
+def test_callees_of_a_seed_are_kept_transitively():
+    names = kept(
+        """
+        def seed(x):
+            return helper(x.expand(4, -1))
+
+        def helper(t):
+            return deeper(t)
+
+        def deeper(t):
+            return t.sum()
+
+        def other(t):
+            return t
+        """
+    )
+    assert names == {"seed", "helper", "deeper"}
+
+
+def test_a_caller_is_kept_only_on_a_path_from_a_wrapper_root():
+    source = """
+        import triton
+
+        @triton.jit
+        def kernel(X):
+            pass
+
+        def launcher(x):
+            kernel[(1,)](x)
+            return reduce_it(x)
+
+        def plain_caller(x):
+            return reduce_it(x)
+
+        def reduce_it(mask):
+            '''mask: may be broadcast.'''
+            return mask.sum()
+        """
+    assert kept(source) == {"kernel", "launcher", "reduce_it"}
+    assert kept(source, scope="all") == {"reduce_it"}
+
+
+def test_a_hook_named_by_a_kernel_in_a_module_table_is_kept():
+    names = kept(
+        """
+        import triton
+
+        def hook(grid, kernel, args):
+            return {"n": count(args["Mask"])}
+
+        def count(m):
+            return m.sum()
+
+        @triton.jit(launch_metadata=hook)
+        def _rows(X, Mask):
+            pass
+
+        KERNELS = {"rows": _rows}
+
+        def run(x, mask):
+            '''mask: may be broadcast.'''
+            KERNELS["rows"][(1,)](x, mask)
+
+        def unrelated(y):
+            return y
+        """
+    )
+    assert names == {"hook", "count", "_rows", "run"}
+
+
+def test_a_function_holding_an_import_that_kept_code_reads_is_kept():
+    names = kept(
+        """
+        def setup():
+            import torch as t
+
+        def seed(x):
+            return t.broadcast_to(x, (4, 8)).sum()
+
+        def unrelated():
+            import math
+        """
+    )
+    assert names == {"setup", "seed"}
+
+
+def test_methods_are_blanked_to_a_placeholder_that_keeps_the_class_valid():
+    source = textwrap.dedent(
+        """
+        class Model:
+            @property
+            def size(self):
+                return 4
+
+            def forward(self, x):
+                return x.expand(4, -1).sum()
+        """
+    )
+    plan = screen.plan(ast.parse(source), source)
+    assert plan.text is not None and not plan.whole
+    assert "def size" not in plan.text and "    0" in plan.text
+    assert plan.text.index("def forward") == source.index("def forward")
+
+
+def test_a_module_level_function_named_like_a_kept_method_is_kept():
+    """A call `step(...)` reaches every function named `step` in the analysis (by name)."""
+    source = textwrap.dedent(
+        """
+        class A:
+            def step(self, x):
+                return x.expand(4, -1).sum()
+
+        def step(x):
+            return x
+
+        def other(x):
+            return x
+        """
+    )
+    plan = screen.plan(ast.parse(source), source)
+    assert plan.text is not None
+    assert plan.text.count("def step") == 2 and "def other" not in plan.text
+
+
+def test_a_name_bound_to_a_source_by_an_import_is_a_seed_whatever_its_spelling():
+    names = kept(
+        """
+        from torch import broadcast_to as bt
+
+        def seed(x):
+            return bt(x, (4, 8)).sum()
+
+        def other(x):
+            return x
+        """
+    )
+    assert names == {"seed"}
+
+
+def test_a_name_that_only_spells_a_source_word_is_no_seed():
+    source = """
+        from fla.ops import expand_h0
+
+        def not_a_seed(x, expand_ratio):
+            x_expanded = expand_h0(x)
+            return x_expanded.sum()
+        """
+    assert kept(source) is None

@@ -1,0 +1,104 @@
+"""The staged engine (pre-filter, screen, LibCST on the screened functions, the whole file
+again when they find something) gives the full path's output: every file parsed and analysed
+whole (`lint_text(prefilter=False)`), over the golden corpus and a sample of real code.
+
+Two checks per file: the staged result equals the full one (findings, messages, evidence and
+fixes), and the screened functions alone find the same findings (code and position) as the
+whole file, so the equality does not rest on the re-check only: a screen that hid the one
+function with a finding would fail here even where the re-check would not run.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import warnings
+from pathlib import Path
+
+import pytest
+
+from stridelint import screen
+from stridelint.config import load_config
+from stridelint.engine import lint_text
+from stridelint.prefilter import may_have_findings
+from stridelint.source import SourceError, decode
+from tests.golden.corpus import cases
+
+CORPUS = Path(os.environ.get("STRIDELINT_CORPUS", Path.home() / ".cache/stridelint-corpus/src"))
+SAMPLED = ("liger_kernel-*", "fla_core-*", "triton_kernels-*", "diffusers-*/diffusers/models")
+SAMPLE_SIZE = 30  # candidate files the screen reduces (the others never reach it)
+MAX_LINES = 1500  # keeps the sample's full-path run to a few seconds per file at most
+
+
+def _same_output(data: bytes, config, path: Path) -> None:
+    try:
+        source = decode(data)
+    except SourceError:
+        return
+    full = lint_text(source, config, path, prefilter=False)
+    staged = lint_text(source, config, path)
+    assert staged.findings == full.findings
+    assert staged.internal_errors == full.internal_errors
+    screened = lint_text(source, config, path, recheck_whole=False)
+    assert [(f.code, f.start) for f in screened.findings] == [
+        (f.code, f.start) for f in full.findings
+    ]
+
+
+GOLDEN = cases()
+
+
+@pytest.mark.parametrize("case", GOLDEN, ids=[c.id for c in GOLDEN])
+def test_golden_cases_give_the_full_path_output(case):
+    before = case.file(".before.py")
+    _same_output(before.read_bytes(), case.config(), before)
+
+
+def test_the_screen_drops_functions_in_the_golden_corpus():
+    """The comparison above is not vacuous: the screen does blank functions there."""
+    reduced = 0
+    for case in GOLDEN:
+        text = case.read(".before.py") or ""
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        if may_have_findings(tree) and not screen.plan(tree, text).whole:
+            reduced += 1
+    assert reduced >= 5  # the cases where a module holds functions no finding involves
+
+
+def _corpus_sample() -> list[Path]:
+    """Every k-th candidate file (by sorted path) of at most MAX_LINES lines."""
+    if not CORPUS.is_dir():
+        return []
+    candidates = []
+    files = sorted(f for pattern in SAMPLED for f in CORPUS.glob(f"{pattern}/**/*.py"))
+    for file in files:
+        text = file.read_text(encoding="utf-8", errors="replace")
+        if text.count("\n") > MAX_LINES:
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # invalid escapes in third-party code
+                tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        if may_have_findings(tree) and not screen.plan(tree, text).whole:
+            candidates.append(file)
+    step = max(1, len(candidates) // SAMPLE_SIZE)
+    return candidates[::step][:SAMPLE_SIZE]
+
+
+@pytest.fixture(scope="module")
+def corpus_sample() -> list[Path]:
+    sample = _corpus_sample()
+    if not sample:
+        pytest.skip(f"no kernel corpus at {CORPUS} (set STRIDELINT_CORPUS)")
+    return sample
+
+
+def test_real_files_give_the_full_path_output(corpus_sample):
+    config = load_config(CORPUS, isolated=True)
+    for file in corpus_sample:
+        _same_output(file.read_bytes(), config, file)
