@@ -122,6 +122,8 @@ def plan(
     rest_is_seed = _is_seed(rest, defined, reads_strides)
     if not seeds and not rest_is_seed:
         return Plan(None, False, 0, len(units))
+    if rest_is_seed:  # a top-level broadcast reaches every function that reads its name
+        return Plan(text, True, len(units), len(units))
     kept = _closure(units, seeds, rest, scope, bool(wrapper_decorators))
     if len(kept) == len(units):
         return Plan(text, True, len(kept), len(units))
