@@ -31,6 +31,9 @@ _PURE_METHODS = (
 )  # fmt: skip
 _PURE_BUILTINS = frozenset({"len", "int", "float", "bool", "min", "max", "abs", "tuple", "slice"})
 _PURE_FUNCTIONS = frozenset({"torch.finfo", "torch.iinfo", "torch.broadcast_shapes"})
+# Calls that only make a view or read metadata: no new storage, no effect, cheap to repeat.
+_VIEW_CALLS = torch_ops.VIEW_METHODS | {"size", "stride", "dim"}
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 
 
 def writes_in_place(method: str) -> bool:
@@ -71,6 +74,21 @@ def is_pure(facts: ModuleFacts, node: cst.CSTNode) -> bool:
                 return False
             if any(a.keyword is not None and a.keyword.value == "out" for a in inner.args):
                 return False
+    return True
+
+
+def is_view_expression(facts: ModuleFacts, node: cst.CSTNode) -> bool:
+    """No call but views, metadata reads and broadcasts, and no code that runs apart from
+    the expression (walrus, await, yield, lambda, comprehension): stricter than `is_pure`,
+    for an operand a fix moves into a narrowing or one statement earlier."""
+    for inner in walk(node):
+        if isinstance(inner, cst.Call):
+            method = inner.func.attr.value if isinstance(inner.func, cst.Attribute) else None
+            qualified = facts.imports.resolve(inner.func)
+            if method not in _VIEW_CALLS and qualified not in torch_ops.BROADCAST_FUNCTIONS:
+                return False
+        elif isinstance(inner, (cst.NamedExpr, cst.Await, cst.Yield, cst.Lambda, *_COMPREHENSIONS)):
+            return False
     return True
 
 

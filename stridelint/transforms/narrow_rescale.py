@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
-from stridelint.analysis import dtypes, guards, mutation, outer_flows, torch_ops
+from stridelint.analysis import dtypes, guards, mutation, outer_flows, purity, torch_ops
 from stridelint.analysis.dataflow import STARRED, FunctionFlow, reduction_dim
 from stridelint.analysis.module import ModuleFacts
 from stridelint.analysis.names import dotted
@@ -50,7 +50,6 @@ from stridelint.transforms.style import DEFAULT_STYLE, FixStyle
 # Placeholders for names chosen once the plan is complete (private-use characters, which
 # no source text the plan copies can hold).
 _MATH, _REPEATS, _REPEATED_SUM, _NARROW, _REPS = (f"\ue000{i}\ue001" for i in range(5))
-_PURE_CALLS = torch_ops.VIEW_METHODS | {"size", "stride", "dim"}
 _LOW_PRECEDENCE_PARENTS = (
     cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Return, cst.Expr, cst.Arg, cst.Element,
     cst.Comparison, cst.ComparisonTarget, cst.BooleanOperation, cst.IfExp, cst.DictElement,
@@ -171,7 +170,7 @@ def _fix(
     owner = context.scopes.scope_of_function(flow.func)
     operands = sorted(operands, key=lambda o: facts.span(o)[0])
     for operand in operands:
-        _require_pure(facts, context.scopes, operand)
+        _require_pure(facts, operand)
     placement = _place(facts, context.scopes, operands, start, statement)
     rank = max(minimum_rank(facts, context.scopes, flow, o) for o in operands)
     plan = _Plan(facts, flow, context, owner, rank, style)
@@ -772,20 +771,10 @@ def _require_all_uses_visited(plan: _Plan, sink: Sink) -> None:
             raise NoFix
 
 
-def _require_pure(facts: ModuleFacts, scopes: Scopes, operand: cst.BaseExpression) -> None:
-    """Evaluating the operand inside the narrowing (or one statement earlier) must not
-    change anything: names, subscripts, attributes, views and broadcasts only."""
-    for node in walk(operand):
-        if isinstance(node, cst.Call):
-            method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
-            qualified = facts.imports.resolve(node.func)
-            if method not in _PURE_CALLS and qualified not in torch_ops.BROADCAST_FUNCTIONS:
-                raise NoFix
-        elif isinstance(node, (cst.NamedExpr, cst.Await, cst.Yield, cst.Lambda, *_COMPREHENSIONS)):
-            raise NoFix
-
-
-_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+def _require_pure(facts: ModuleFacts, operand: cst.BaseExpression) -> None:
+    """The operand may move into the narrowing (or one statement earlier) unchanged."""
+    if not purity.is_view_expression(facts, operand):
+        raise NoFix
 
 
 # ---- validity: where the narrowing runs ------------------------------------------------

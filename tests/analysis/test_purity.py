@@ -29,6 +29,29 @@ def test_writes_unknown_calls_walrus_and_randomness_are_not_pure(expression):
     assert not _is_pure(expression)
 
 
+def _is_view_expression(expression: str) -> bool:
+    facts = facts_of(f"import torch\ny = {expression}\n")
+    return purity.is_view_expression(facts, facts.module.body[-1].body[0].value)
+
+
+@pytest.mark.parametrize(
+    "expression",
+    ["x", "self.mask[0]", "x.unsqueeze(0).expand(4, -1)", "torch.broadcast_to(m, x.shape)",
+     "x[:, None].transpose(0, 1)", "x.view(x.size(0), -1)"],
+)  # fmt: skip
+def test_names_views_metadata_and_broadcasts_are_view_expressions(expression):
+    assert _is_view_expression(expression)
+
+
+@pytest.mark.parametrize(
+    "expression",
+    ["x.float()", "x.clone()", "g(x)", "(m := x)", "[t for t in x]", "lambda: x",
+     "torch.where(m, x, 0)", "x[x.nonzero()]"],
+)  # fmt: skip
+def test_casts_copies_unknown_calls_and_hidden_code_are_not(expression):
+    assert not _is_view_expression(expression)
+
+
 def _may_change(statement: str, names: set[str]) -> bool:
     facts = facts_of(f"import torch\n{statement}\n")
     return purity.may_change(facts, facts.module.body[-1], names)
