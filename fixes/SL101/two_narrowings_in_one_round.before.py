@@ -1,5 +1,5 @@
-"""The module already has the helpers (an earlier fix added them), so both fixes of the
-function below apply in one round: their fresh names must differ."""
+"""Two fixes of the function below narrow the same tensor at one insertion point, so they
+apply one per round, and the second's fresh names must differ from the first's."""
 
 import math
 import torch
