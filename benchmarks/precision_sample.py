@@ -7,9 +7,9 @@
 
 Each library of the development corpus (unpacked under `~/.cache/stridelint-corpus/src` by
 `benchmarks/real_corpus.py`) is linted whole with the default settings
-(`stridelint check --isolated --no-cache --output-format json`). From each library's findings,
-sorted by (file, line, code), `--per-library` (30) are drawn with `random.Random(seed)`; a
-library with fewer findings is judged whole. Each drawn finding is joined on (library, file in
+(`stridelint check --isolated --no-cache --output-format json`, as real_corpus.py runs it).
+From each library's findings, sorted by (file, line, code), `--per-library` (30) are drawn
+with `random.Random(seed)`; a library with fewer findings is judged whole. Each drawn finding is joined on (library, file in
 the wheel, line, code) to a verdict in `benchmarks/precision_judgements.toml`:
 
     act    -- worth acting on: a real stride-0 materialization of meaningful size, or one a
@@ -18,7 +18,7 @@ the wheel, line, code) to a verdict in `benchmarks/precision_judgements.toml`:
 
 Printed: the sample table (file, line, code, verdict, cause, reason), unjudged findings, and per
 library the share of judged findings worth acting on, and the noise grouped by cause. Only the
-standard library is imported.
+standard library and real_corpus.py are imported.
 """
 
 from __future__ import annotations
@@ -26,23 +26,18 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import os
 import random
-import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python < 3.11
-    import tomli as tomllib  # type: ignore[no-redef]
+# The corpus script's cache, TOML reader and linting command (run as a script, this folder is
+# on the import path).
+from real_corpus import DEFAULT_CACHE, run_stridelint, tomllib
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_JUDGEMENTS = HERE / "precision_judgements.toml"
-DEFAULT_CACHE = Path(
-    os.environ.get("STRIDELINT_CORPUS_CACHE", "~/.cache/stridelint-corpus")
-).expanduser()
 DEFAULT_LIBRARIES = ("diffusers-0.42.1", "vllm-0.33.0", "flashinfer_python-0.7.2.post1")
 VERDICTS = ("act", "noise")
 
@@ -64,15 +59,9 @@ class Verdict:
 
 
 def lint(root: Path) -> list[dict]:
-    """The raw JSON findings of `stridelint check` on the whole library at `root`."""
-    cmd = [sys.executable, "-m", "stridelint", "check", "--isolated", "--no-cache",
-           "--exit-zero", "-q", "--output-format", "json", str(root)]  # fmt: skip
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    try:
-        return json.loads(proc.stdout or "[]")
-    except json.JSONDecodeError:
-        sys.stderr.write(proc.stderr)
-        raise SystemExit(f"stridelint exited {proc.returncode} on {root} without a JSON report")
+    """The raw JSON findings of `stridelint check` (default settings) on the library at `root`."""
+    with tempfile.TemporaryDirectory() as workdir:
+        return run_stridelint([root], "default", Path(workdir))
 
 
 def drawn(library: str, root: Path, raw: list[dict]) -> list[Drawn]:
