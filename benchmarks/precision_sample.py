@@ -10,7 +10,8 @@ Each library of the development corpus (unpacked under `~/.cache/stridelint-corp
 (`stridelint check --isolated --no-cache --output-format json`, as real_corpus.py runs it).
 From each library's findings, sorted by (file, line, code), `--per-library` (30) are drawn
 with `random.Random(seed)`; a library with fewer findings is judged whole. Each drawn finding
-is joined on (library, file in the wheel, line, code) to a verdict in `benchmarks/precision_judgements.toml`:
+is joined on (library, file in the wheel, line, code) to a verdict in
+`benchmarks/precision_judgements.toml`:
 
     act    -- worth acting on: a real stride-0 materialization of meaningful size, or one a
               small local change removes;
