@@ -115,8 +115,7 @@ _CONTEXTS: weakref.WeakKeyDictionary[ModuleFacts, _ModuleContext] = weakref.Weak
 def _module_context(facts: ModuleFacts) -> _ModuleContext:
     context = _CONTEXTS.get(facts)
     if context is None:
-        scopes = Scopes(facts.module)
-        context = _ModuleContext(scopes, NameAllocator(scopes))
+        context = _ModuleContext(facts.scopes, NameAllocator(facts.scopes))
         _CONTEXTS[facts] = context
     return context
 
