@@ -60,7 +60,7 @@ DEFAULT_CACHE = Path(
 ).expanduser()
 LINE_WINDOW = 3
 IGNORED_CODES = frozenset({"SL900"})
-SETTINGS = {"default": None, "all": 'scope = "all"\n'}
+SETTINGS = {"default": None, "all": 'scope = "all"\n', "low": "low-severity = true\n"}
 ANALYSIS_ERRORS: list[str] = []  # stderr lines of files stridelint could not analyse
 
 
@@ -449,7 +449,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cases", type=Path, default=DEFAULT_CASES)
     ap.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE)
-    ap.add_argument("--settings", default="default,all", help="comma-separated: default, all")
+    ap.add_argument("--settings", default="default,all", help="comma-separated: default, all, low (low-severity = true)")
     ap.add_argument("--whole", action="store_true", help="also lint every .py file of each library")
     ap.add_argument("--offline", action="store_true", help="use cached wheels only")
     ap.add_argument("--markdown", action="store_true", help="print the per-case table in Markdown")

@@ -18,7 +18,7 @@ from typing import Any
 from stridelint import __version__
 from stridelint.findings import Applicability, Edit, Evidence, Finding, Fix, Position
 
-FORMAT = 1
+FORMAT = 2
 CACHE_DIR_NAME = ".stridelint_cache"
 
 
@@ -81,6 +81,7 @@ def _encode(finding: Finding) -> dict[str, Any]:
         "end": _position(finding.end),
         "noqa_row": finding.noqa_row,
         "evidence": [[e.message, _position(e.position)] for e in finding.evidence],
+        "low": finding.low,
         "fix": None
         if fix is None
         else {
@@ -97,6 +98,12 @@ def _encode(finding: Finding) -> dict[str, Any]:
 def _int(value: Any) -> int:
     if type(value) is not int:
         raise TypeError("not an int")
+    return value
+
+
+def _bool(value: Any) -> bool:
+    if type(value) is not bool:
+        raise TypeError("not a bool")
     return value
 
 
@@ -120,6 +127,7 @@ def _finding(item: dict[str, Any]) -> Finding:
         end=_pos(item["end"]),
         noqa_row=_int(item["noqa_row"]),
         evidence=tuple(Evidence(_str(m), _pos(p)) for m, p in item["evidence"]),
+        low=_bool(item["low"]),
         fix=None
         if fix is None
         else Fix(

@@ -49,6 +49,14 @@ DEFAULT_EXCLUDE: tuple[str, ...] = (
     "site-packages",
     "__pypackages__",
     ".ipynb_checkpoints",
+    # Tests, examples and their checkers build inputs and reference results: no hot path, and
+    # on real libraries the findings there were noise (docs/benchmarks.md, precision).
+    "tests",
+    "testing",
+    "examples",
+    "test_*.py",
+    "*_test.py",
+    "conftest.py",
 )
 
 SCOPES: tuple[str, ...] = ("wrappers", "all")
@@ -92,6 +100,7 @@ class Config:
     fixable: tuple[str, ...] = ("SL",)
     unfixable: tuple[str, ...] = ()
     unsafe_fixes: bool = False
+    low_severity: bool = False  # also report findings that cost little or are usually needed
     # How the fixes write code: the longest line they may write (stridelint's `line-length`,
     # else the project's Ruff or Black setting), and the module holding the narrow-and-rescale
     # helpers that the fixes import instead of pasting them into each fixed module.
@@ -525,6 +534,7 @@ _PARSERS: dict[str, Callable[[Any, str], Any]] = {
     "fixable": _selectors,
     "unfixable": _selectors,
     "unsafe-fixes": _boolean,
+    "low-severity": _boolean,
     "line-length": _line_length,
     "helper-module": _module_name,
 }

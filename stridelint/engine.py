@@ -179,14 +179,16 @@ def _with_suppressions(
     config: Config,
     path: Path | None,
 ) -> LintResult:
-    """Drop suppressed findings, then let the suppression rules (SL901) see what was raised."""
+    """Drop suppressed findings and, without the `low-severity` setting, low-severity ones,
+    then let the suppression rules (SL901) see everything raised: a suppression of a hidden
+    low-severity finding is still used."""
     from stridelint.rules.base import SUPPRESSIONS
 
     raw = result.findings
     result.findings = [
         _without_unfixable_fix(f, config)
         for f in raw
-        if not suppressions.suppresses(f.noqa_row, f.code)
+        if not suppressions.suppresses(f.noqa_row, f.code) and (config.low_severity or not f.low)
     ]
     for rule in enabled:
         if rule.trigger == SUPPRESSIONS:

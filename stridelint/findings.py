@@ -65,6 +65,9 @@ class Finding:
     noqa_row: int  # the row a suppression comment must be on (first row of the statement)
     evidence: tuple[Evidence, ...] = ()
     fix: Fix | None = None
+    # Costs little or is usually needed (an explicit copy handed to code the linter cannot
+    # see): reported only with the `low-severity` setting, but still honours suppressions.
+    low: bool = False
 
 
 @dataclass

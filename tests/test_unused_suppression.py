@@ -41,3 +41,25 @@ def test_files_the_prefilter_skips_still_report_stale_suppressions():
     source = decode(b"x = 1  # noqa: SL101\n")
     findings = lint_text(source, Config(root=Path("."), source=None), Path("m.py")).findings
     assert [(f.code, f.start.column) for f in findings] == [("SL901", 8)]
+
+
+LOW_SEVERITY_SOURCE = """import torch
+
+
+def grid(positions, batch):
+    kept = positions[None, :].expand(batch, -1).clone()  # noqa: SL302
+    other = positions[None, :].expand(batch, -1).clone()
+    return kept, other
+"""
+
+
+def _low_severity_codes(config: Config) -> list[str]:
+    findings = lint_text(decode(LOW_SEVERITY_SOURCE.encode()), config, Path("m.py")).findings
+    return [f"{f.start.row}:{f.code}" for f in findings]
+
+
+def test_a_suppression_of_a_hidden_low_severity_finding_is_still_used():
+    hidden = _low_severity_codes(Config(root=Path("."), source=None))
+    assert hidden == []  # both copies escape: low severity, hidden by default, noqa used
+    shown = _low_severity_codes(Config(root=Path("."), source=None, low_severity=True))
+    assert shown == ["6:SL302"]  # the suppressed one stays suppressed

@@ -6,7 +6,7 @@ def dispatch_scales(tokens, scale, block_scale, k_blocks: int, dispatcher):
     dim's worth of values, as small as the 1-D expand: not reported. The per-element grid is."""
     per_token = scale.expand(tokens.shape[0], 1).contiguous()
     per_block = block_scale.reshape(()).expand(1, k_blocks).contiguous()
-    per_element = scale.expand(tokens.shape[0], tokens.shape[1]).contiguous()
+    per_element = scale.expand(tokens.shape[0], tokens.shape[1]).reshape(-1)
     return dispatcher(tokens, per_token, per_block, per_element)
 
 

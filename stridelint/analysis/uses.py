@@ -68,6 +68,13 @@ class Use:
     node: cst.CSTNode
     kind: str  # READ | STRIDED_LAUNCH | DENSE | OPAQUE
     why: str
+    need: str | None = None  # DENSE only: what needs it dense: LAUNCH | VIEW | WRITE
+
+
+# What needs a DENSE use's tensor dense.
+LAUNCH = "launch"  # a kernel launch given no strides: passing them removes the need
+VIEW = "view"  # `.view`/`.view_as`, which raise on a merged stride-0 dim
+WRITE = "write"  # an in-place write or `out=`: the copy is a buffer the code fills
 
 
 def uses_of(facts: ModuleFacts, flow: FunctionFlow, node: cst.BaseExpression) -> list[Use]:
@@ -108,8 +115,8 @@ class _UseWalker:
         self.uses: list[Use] = []
         self._followed: set[tuple[str, cst.CSTNode]] = set()
 
-    def add(self, node: cst.CSTNode, kind: str, why: str) -> None:
-        self.uses.append(Use(node, kind, why))
+    def add(self, node: cst.CSTNode, kind: str, why: str, need: str | None = None) -> None:
+        self.uses.append(Use(node, kind, why, need))
 
     def code(self, node: cst.CSTNode) -> str:
         return self.facts.snippet(node, 40)
@@ -130,7 +137,7 @@ class _UseWalker:
             self.attribute(parent)
         elif isinstance(parent, cst.Subscript) and parent.value is node:
             if _is_store_target(self.parents, parent):
-                self.add(parent, DENSE, f"`{self.code(parent)}` is written")
+                self.add(parent, DENSE, f"`{self.code(parent)}` is written", WRITE)
             else:
                 self.expression(parent)  # a view (or a gather): follow it like the tensor
         elif isinstance(parent, cst.Index):
@@ -148,7 +155,7 @@ class _UseWalker:
             if parent.value is node:
                 self.add(parent, READ, f"`{self.code(parent)}` reads it")
             else:
-                self.add(parent, DENSE, f"`{self.code(parent)}` writes into it in place")
+                self.add(parent, DENSE, f"`{self.code(parent)}` writes into it in place", WRITE)
         elif isinstance(parent, cst.Expr):
             self.add(parent, READ, "its value is discarded")
         elif isinstance(parent, cst.Return):
@@ -174,11 +181,11 @@ class _UseWalker:
             self.add(call, READ, f"`.{name}()` is read")
         elif name in ("view", "view_as"):
             # semantics §1.1: `view` raises when it would merge a stride-0 dim
-            self.add(call, DENSE, f"`{self.code(call)}` needs a dense layout")
+            self.add(call, DENSE, f"`{self.code(call)}` needs a dense layout", VIEW)
         elif name in torch_ops.LAYOUT_QUERY_METHODS:
             self.add(call, OPAQUE, f"`.{name}()` observes its memory layout")
         elif writes_in_place(name):
-            self.add(call, DENSE, f"`{self.code(call)}` writes into it in place")
+            self.add(call, DENSE, f"`{self.code(call)}` writes into it in place", WRITE)
         elif name in _ALIAS_METHODS:
             self.expression(call)  # may return the tensor itself or a view of it
         elif name in _READING_METHODS:
@@ -199,14 +206,14 @@ class _UseWalker:
     def argument(self, arg: cst.Arg, node: cst.BaseExpression) -> None:
         call = self.parents[arg]
         if arg.keyword is not None and arg.keyword.value == "out":
-            self.add(call, DENSE, f"`{self.code(call)}` writes into it as `out=`")
+            self.add(call, DENSE, f"`{self.code(call)}` writes into it as `out=`", WRITE)
             return
         if call in self.flow.launches:
             kernel = self.code(call.func.value) if isinstance(call.func, cst.Subscript) else "?"
             if passes_strides(self.facts, call, node):
                 self.add(call, STRIDED_LAUNCH, f"`{kernel}` receives it with its strides")
             else:
-                self.add(call, DENSE, f"`{kernel}` receives it without its strides")
+                self.add(call, DENSE, f"`{kernel}` receives it without its strides", LAUNCH)
             return
         func = call.func
         qualified = self.facts.imports.resolve(func)

@@ -91,8 +91,11 @@ def finding(
     message: str,
     value: Broadcast,
     fix: Fix | None = None,
+    *,
+    low: bool = False,
 ) -> Finding:
-    """A finding spanning `node`, suppressible on its statement's first row."""
+    """A finding spanning `node`, suppressible on its statement's first row; `low` ones are
+    reported only with the `low-severity` setting."""
     start, end = facts.span(node)
     return Finding(
         code,
@@ -102,6 +105,7 @@ def finding(
         noqa_row(facts, node, statement),
         value.evidence,
         fix,
+        low,
     )
 
 

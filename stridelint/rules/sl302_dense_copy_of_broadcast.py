@@ -19,6 +19,7 @@ uses = lazy_import("stridelint.analysis.uses")
 
 _COPIES = ("contiguous", "clone")
 _HINT = "a consumer that reads strides would not need it"
+_LOW_HINT = "low severity, as code we cannot see usually wants an explicit copy dense"
 
 
 class DenseCopyOfBroadcast(Rule):
@@ -26,8 +27,8 @@ class DenseCopyOfBroadcast(Rule):
     ## What it does
     Finds `.contiguous()` or `.clone()` of a tensor that is, or may be, a broadcast
     (stride-0) view, and a `reshape`/`flatten` that merges its stride-0 dim with another
-    (which copies), when the dense copy is then kept: returned, stored, written in place,
-    viewed with `.view`, or passed to a kernel or function that is not given its strides.
+    (which copies), when the dense copy is then kept for a consumer the wrapper controls: a
+    kernel launched without the copy's strides, or a `.view` of it.
     The typical place is a kernel wrapper:
     `scale.expand(num_experts, hidden).contiguous()` right before a launch.
 
@@ -41,7 +42,12 @@ class DenseCopyOfBroadcast(Rule):
 
     A tensor expanded to one dim only (a 0-d scale expanded to the number of experts) is
     not reported: its copy is as small as that dim. A possibly broadcast parameter is
-    reported only in kernel-wrapper scope.
+    reported only in kernel-wrapper scope. A copy the code then writes into (a buffer
+    initialised from a broadcast) is not reported. An explicit `.contiguous()` or `.clone()`
+    that only escapes to code the linter cannot see (returned, stored, passed to another
+    function) is low severity, reported only with `low-severity = true`: its author asked for
+    a dense tensor, and its consumer usually needs one (on real libraries such reports were
+    mostly noise). A reshape that copies implicitly is reported whatever keeps it.
 
     ## Example
     ```python
@@ -87,25 +93,29 @@ class DenseCopyOfBroadcast(Rule):
                 value = common.strongest(v for _, v in sink.operands)
                 if not common.reported(facts, flow, value, ctx.scope):
                     continue
-                keeper = _keeper(uses.uses_of(facts, flow, sink.node))
-                if keeper is None:
-                    continue  # every use reads it through its strides: SL301's
+                kept = _keeper(uses.uses_of(facts, flow, sink.node), explicit=True)
+                if kept is None:
+                    continue  # read through its strides (SL301's), or filled in place
+                keeper, low = kept
                 operand_node = sink.operands[0][0]
                 operand = facts.snippet(operand_node)
                 size = common.logical_size(facts, operand_node, sink.statement)
                 message = (
                     f"`.{method}()` copies the {common.certainty(value)} `{operand}` to its full "
-                    f"logical size{size} and keeps the copy ({keeper.why}): {_HINT}"
-                    f"{common.why_suffix(value, operand)}"
+                    f"logical size{size} and keeps the copy ({keeper.why}): "
+                    f"{_LOW_HINT if low else _HINT}{common.why_suffix(value, operand)}"
                 )
-                yield common.finding(self.code, facts, sink.node, sink.statement, message, value)
+                yield common.finding(
+                    self.code, facts, sink.node, sink.statement, message, value, low=low
+                )
             for op in flow.layout_ops.values():
                 if op.name.endswith("_like") or not common.reported(facts, flow, op.value, ctx.scope):
                     continue
                 merged = reshapes.merge_of(facts, op)
-                keeper = _keeper(uses.uses_of(facts, flow, op.call)) if merged else None
-                if keeper is None:
-                    continue  # a view, or every use reads it through its strides: SL301's
+                kept = _keeper(uses.uses_of(facts, flow, op.call), explicit=False) if merged else None
+                if kept is None:
+                    continue  # a view, read through its strides (SL301's), or filled in place
+                keeper = kept[0]
                 operand = facts.snippet(op.operand)
                 size = common.logical_size(facts, op.operand, op.statement)
                 message = (
@@ -117,6 +127,21 @@ class DenseCopyOfBroadcast(Rule):
                 yield common.finding(self.code, facts, op.call, op.statement, message, op.value)
 
 
-def _keeper(result_uses: list[Use]) -> Use | None:
-    """The first use that needs the copy dense or lets it escape."""
-    return next((u for u in result_uses if u.kind in (uses.DENSE, uses.OPAQUE)), None)
+def _keeper(result_uses: list[Use], *, explicit: bool) -> tuple[Use, bool] | None:
+    """The use that keeps the copy dense, and whether the finding is low severity; None when
+    no use keeps it (SL301's) or the code fills it in place (a buffer initialised from a
+    broadcast, not a waste).
+
+    An `explicit` copy (`.contiguous()`, `.clone()`) says its author wants a dense tensor: it
+    is a full finding when a consumer the wrapper controls needs it dense (a kernel launched
+    without its strides, a `.view`); when it only escapes (returned, stored, passed on), the
+    consumer we cannot see usually needs it dense, and on real libraries those reports were
+    mostly noise: low severity. A reshape that merges a stride-0 dim copies implicitly: any
+    keeper makes a full finding."""
+    keepers = [u for u in result_uses if u.kind in (uses.DENSE, uses.OPAQUE)]
+    if not keepers or any(u.need == uses.WRITE for u in keepers):
+        return None
+    controlled = next((u for u in keepers if u.need in (uses.LAUNCH, uses.VIEW)), None)
+    if controlled is not None:
+        return controlled, False
+    return keepers[0], explicit
