@@ -9,14 +9,14 @@ def _scale_kernel(X, S, Y, N):
 
 def position_grid(positions, batch):
     """An explicit copy returned to the caller: its author asked for a dense tensor and the
-    caller, which the linter cannot see, usually needs one: not reported."""
+    caller, which the linter cannot see, usually needs one: low severity."""
     grid = positions[None, :].expand(batch, -1).clone()
     return grid
 
 
 def filled_buffer(row, n: int):
-    """A copy the code then writes into is a buffer initialised from the broadcast: not
-    reported (SL401 would report the write if it went into the view itself)."""
+    """A copy the code then writes into is a buffer initialised from the broadcast: low
+    severity (SL401 would report the write if it went into the view itself)."""
     buf = row[None, :].expand(n, -1).clone()
     buf[0] = 0
     return buf

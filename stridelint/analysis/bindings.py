@@ -71,21 +71,14 @@ def loads_after(
     facts: ModuleFacts, flow: FunctionFlow, name: str, statement: cst.CSTNode | None
 ) -> list[cst.Name]:
     """The loads of `name` that may see the value bound in `statement`: every later load
-    (every load of an enclosing loop), up to a later plain rebinding in the same block."""
+    (every load of an enclosing loop), up to a later plain rebinding that every path from
+    `statement` runs: in its block or in an enclosing one."""
     if statement is None:
         return []
     start = facts.span(statement)[1]
     loop = _outermost_loop(facts, flow.func, statement)
     loop_span = facts.span(loop) if loop is not None else None
-    cut = None
-    block = facts.parents.get(statement)
-    if loop is None and isinstance(block, (cst.IndentedBlock, cst.Module)):
-        siblings = list(block.body)
-        index = next(i for i, s in enumerate(siblings) if s is statement)
-        for later in siblings[index + 1 :]:
-            if simple_assignment(later, name) is not None:
-                cut = facts.span(later)[1]  # loads inside its value still see ours
-                break
+    cut = None if loop is not None else _first_later_rebinding(facts, flow, name, statement)
     found = []
     for load in flow.loads:
         if load.value != name:
@@ -96,6 +89,26 @@ def loads_after(
         elif offset >= start and (cut is None or offset < cut):
             found.append(load)
     return found
+
+
+def _first_later_rebinding(
+    facts: ModuleFacts, flow: FunctionFlow, name: str, statement: cst.CSTNode
+) -> int | None:
+    """The end offset of the first plain rebinding of `name` after `statement` in its block or,
+    when its block has none, after the compound statement holding that block, and so on out
+    to the function (outside loops, every path from `statement` reaches it or leaves the
+    function). Loads inside the rebinding's own value still see the old value."""
+    node: cst.CSTNode | None = statement
+    while node is not None and node is not flow.func:
+        block = facts.parents.get(node)
+        if isinstance(block, (cst.IndentedBlock, cst.Module)):
+            siblings = list(block.body)
+            index = next(i for i, s in enumerate(siblings) if s is node)
+            for later in siblings[index + 1 :]:
+                if simple_assignment(later, name) is not None:
+                    return facts.span(later)[1]
+        node = block
+    return None
 
 
 def _outermost_loop(

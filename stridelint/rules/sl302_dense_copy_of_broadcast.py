@@ -19,7 +19,7 @@ uses = lazy_import("stridelint.analysis.uses")
 
 _COPIES = ("contiguous", "clone")
 _HINT = "a consumer that reads strides would not need it"
-_LOW_HINT = "low severity, as code we cannot see usually wants an explicit copy dense"
+_LOW_HINT = "low severity, as such a copy is usually wanted dense"
 
 
 class DenseCopyOfBroadcast(Rule):
@@ -42,12 +42,11 @@ class DenseCopyOfBroadcast(Rule):
 
     A tensor expanded to one dim only (a 0-d scale expanded to the number of experts) is
     not reported: its copy is as small as that dim. A possibly broadcast parameter is
-    reported only in kernel-wrapper scope. A copy the code then writes into (a buffer
-    initialised from a broadcast) is not reported. An explicit `.contiguous()` or `.clone()`
-    that only escapes to code the linter cannot see (returned, stored, passed to another
-    function) is low severity, reported only with `low-severity = true`: its author asked for
-    a dense tensor, and its consumer usually needs one (on real libraries such reports were
-    mostly noise). A reshape that copies implicitly is reported whatever keeps it.
+    reported only in kernel-wrapper scope. Two kinds of kept copies are low severity, reported
+    only with `low-severity = true`, because on real libraries such reports were mostly
+    noise: a copy the code then writes into (a buffer initialised from a broadcast), and an
+    explicit `.contiguous()` or `.clone()` that only escapes to code the linter cannot see
+    (returned, stored, passed to another function), whose author asked for a dense tensor.
 
     ## Example
     ```python
@@ -115,32 +114,37 @@ class DenseCopyOfBroadcast(Rule):
                 kept = _keeper(uses.uses_of(facts, flow, op.call), explicit=False) if merged else None
                 if kept is None:
                     continue  # a view, read through its strides (SL301's), or filled in place
-                keeper = kept[0]
+                keeper, low = kept
                 operand = facts.snippet(op.operand)
                 size = common.logical_size(facts, op.operand, op.statement)
                 message = (
                     f"`{facts.snippet(op.call)}` {merged} and so copies the "
                     f"{common.certainty(op.value)} `{operand}` to its full logical size{size}, "
-                    f"and keeps the copy ({keeper.why}): {_HINT}"
+                    f"and keeps the copy ({keeper.why}): {_LOW_HINT if low else _HINT}"
                     f"{common.why_suffix(op.value, operand)}"
                 )
-                yield common.finding(self.code, facts, op.call, op.statement, message, op.value)
+                yield common.finding(
+                    self.code, facts, op.call, op.statement, message, op.value, low=low
+                )
 
 
 def _keeper(result_uses: list[Use], *, explicit: bool) -> tuple[Use, bool] | None:
     """The use that keeps the copy dense, and whether the finding is low severity; None when
-    no use keeps it (SL301's) or the code fills it in place (a buffer initialised from a
-    broadcast, not a waste).
+    no use keeps it (SL301's).
 
-    An `explicit` copy (`.contiguous()`, `.clone()`) says its author wants a dense tensor: it
-    is a full finding when a consumer the wrapper controls needs it dense (a kernel launched
-    without its strides, a `.view`); when it only escapes (returned, stored, passed on), the
-    consumer we cannot see usually needs it dense, and on real libraries those reports were
-    mostly noise: low severity. A reshape that merges a stride-0 dim copies implicitly: any
-    keeper makes a full finding."""
+    A copy the code fills in place is a buffer initialised from a broadcast (a canvas, a mask
+    edited per row): usually needed, low severity. An `explicit` copy (`.contiguous()`,
+    `.clone()`) says its author wants a dense tensor: a full finding when a consumer the
+    wrapper controls needs it dense (a kernel launched without its strides, a `.view`); when
+    it only escapes (returned, stored, passed on), the consumer we cannot see usually needs it
+    dense, and on real libraries those reports were mostly noise: low severity. A reshape
+    that merges a stride-0 dim copies implicitly: any other keeper makes a full finding."""
     keepers = [u for u in result_uses if u.kind in (uses.DENSE, uses.OPAQUE)]
-    if not keepers or any(u.need == uses.WRITE for u in keepers):
+    if not keepers:
         return None
+    written = next((u for u in keepers if u.need == uses.WRITE), None)
+    if written is not None:
+        return written, True
     controlled = next((u for u in keepers if u.need in (uses.LAUNCH, uses.VIEW)), None)
     if controlled is not None:
         return controlled, False

@@ -108,6 +108,33 @@ def test_loads_after_stop_at_a_later_rebinding():
     assert _loads_after(code, "t = x + 1") == ["a = t * 2", "t = t - 1"]
 
 
+def test_loads_after_stop_at_a_rebinding_in_an_enclosing_block():
+    code = """
+    def f(x, c, d):
+        if c:
+            if d:
+                t = x + 1
+            else:
+                t = x
+            a = t * 2
+            t = ~t
+        return t
+    """
+    # every path from the inner binding runs `t = ~t` before the return
+    assert _loads_after(code, "t = x + 1") == ["a = t * 2", "t = ~t"]
+
+
+def test_loads_after_do_not_stop_at_a_rebinding_on_one_path():
+    code = """
+    def f(x, c):
+        t = x + 1
+        if c:
+            t = x
+        return t
+    """
+    assert _loads_after(code, "t = x + 1") == ["return t"]
+
+
 def test_loads_after_include_every_load_of_an_enclosing_loop():
     code = """
     def f(x, n):
