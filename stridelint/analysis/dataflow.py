@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
-from stridelint.analysis import torch_ops
+from stridelint.analysis import provenance, torch_ops
 from stridelint.analysis import dtypes
 from stridelint.analysis import evidence as param_evidence
 from stridelint.analysis.dtypes import names_integer_dtype
@@ -51,6 +51,9 @@ class BroadcastReduction:
     operand: cst.BaseExpression
     value: Broadcast
     statement: cst.CSTNode | None
+
+# An expand that repeats its source at most this many times along literal dims is small.
+FEW_REPEATS = 4
 
 
 @dataclass(frozen=True)
@@ -637,7 +640,7 @@ class FunctionFlow:
         evidence = (Evidence(f"`{code}` makes a stride-0 view", self.facts.position(node)),)
         if isinstance(receiver, Broadcast):
             evidence = evidence + receiver.evidence
-        small = self._expands_to_one_dim(node) and (
+        small = (self._expands_to_one_dim(node) or self._repeats_a_few_times(node)) and (
             not isinstance(receiver, Broadcast) or receiver.small
         )
         grid = isinstance(receiver, Dense) and receiver.index or (
@@ -661,6 +664,20 @@ class FunctionFlow:
         if len(sizes) != 1 or any(a.star for a in call.args):
             return False
         return self._is_one_number(sizes[0])
+
+    def _repeats_a_few_times(self, call: cst.Call) -> bool:
+        """`pos[None, ...].expand(3, -1, -1)`: every dim the expand may broadcast has a literal
+        size, and together they repeat the source at most FEW_REPEATS times (coordinate
+        triples, RGB, stereo, a guidance pair)."""
+        dims = provenance.expanded_dims(self.facts, call)
+        if dims is None or not dims.candidates:
+            return False
+        repeats = 1
+        for dim in dims.candidates:
+            if not dims.sizes[dim].isdigit():
+                return False
+            repeats *= int(dims.sizes[dim])
+        return repeats <= FEW_REPEATS
 
     def _is_one_number(self, node: cst.BaseExpression) -> bool:
         """A size the code spells as one number (a name may hold a whole `x.shape`)."""

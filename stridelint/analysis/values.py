@@ -28,7 +28,9 @@ class Broadcast:
     evidence: tuple[Evidence, ...]
     local: bool = False  # made by a broadcast op in this function (not only suspected)
     # Expanded to one dim only (`timestep.expand(batch)`): its logical size is that dim's,
-    # so materializing it costs as much as any other small tensor (size-aware findings).
+    # so materializing it costs as much as any other small tensor; or repeated only a few
+    # times along literal dims (`pos[None].expand(3, -1, -1)`): at most that multiple of a
+    # source that exists densely anyway (size-aware findings: low severity).
     small: bool = False
     # Expanded from an index vector (`torch.arange(n)[:, None].expand(n, m)`): a position grid,
     # the ids or offsets the code wants and small beside the activations. Materializing it

@@ -40,16 +40,22 @@ def reported(
     reduces: bool = False,
 ) -> bool:
     """DEFINITE findings everywhere; POSSIBLE ones only in kernel-wrapper scope, unless the
-    function itself broadcasts the tensor on some path (an `expand` in one branch). A tensor
-    expanded to one dim only is too small for a materialization to matter, unless the rule
-    reports something that is wrong at any size (`any_size`: a write into it raises). A
-    position grid is the output its code wants: materializing it is no finding, a reduction
-    over it (`reduces`) still is."""
-    if value.small and not any_size:
-        return False
+    function itself broadcasts the tensor on some path (an `expand` in one branch). A
+    position grid is the output its code wants: materializing it is no finding, unless the
+    rule reports something that is wrong at any size (`any_size`: a write into it raises);
+    a reduction over it (`reduces`) is a low-severity one (`low_reason`)."""
     if value.grid and not (any_size or reduces):
         return False
     return value.state is State.DEFINITE or value.local or facts.in_scope(flow.func, scope)
+
+
+def low_reason(value: Broadcast) -> str | None:
+    """Why a finding on `value` is low severity (its materialization is small), or None."""
+    if value.small:
+        return "the broadcast is small (one dim, or a few literal repeats)"
+    if value.grid:
+        return "it is a position grid, small beside the activations"
+    return None
 
 
 def certainty(value: Broadcast) -> str:
@@ -93,9 +99,15 @@ def finding(
     fix: Fix | None = None,
     *,
     low: bool = False,
+    any_size: bool = False,
 ) -> Finding:
-    """A finding spanning `node`, suppressible on its statement's first row; `low` ones are
-    reported only with the `low-severity` setting."""
+    """A finding spanning `node`, suppressible on its statement's first row. Low-severity
+    ones (`low`, or a small broadcast unless the rule is wrong at `any_size`) are reported
+    only with the `low-severity` setting, and their message says why."""
+    reason = None if any_size else low_reason(value)
+    if reason is not None:
+        low = True
+        message += f" (low severity: {reason})"
     start, end = facts.span(node)
     return Finding(
         code,

@@ -117,8 +117,8 @@ class ElementwiseAfterExpand(Rule):
                 if sink.kind not in ("elementwise", "cast") or sink.reductions:
                     continue  # copies are SL301; reduced results are SL101
                 value = common.strongest(v for _, v in sink.operands)
-                if not (value.state is State.DEFINITE or value.local) or value.small:
-                    continue  # not broadcast here, or expanded to one dim only: small
+                if not (value.state is State.DEFINITE or value.local):
+                    continue  # not broadcast here
                 if value.grid:
                     continue  # a position grid: the ids are the output wanted
                 if provenance.broadcast_along_different_dims(facts, sink.operands, sink.statement):

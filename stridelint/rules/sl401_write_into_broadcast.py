@@ -146,7 +146,9 @@ class WriteIntoBroadcast(Rule):
                     f"`{facts.snippet(write.node)}` writes into the {common.certainty(value)} "
                     f"`{facts.snippet(write.target)}`: {outcome}: {common.because(value)}"
                 )
-                yield common.finding(self.code, facts, node, write.statement, message, value)
+                yield common.finding(
+                    self.code, facts, node, write.statement, message, value, any_size=True
+                )
 
 
 def _builds_a_container(write: Write) -> bool:

@@ -264,7 +264,20 @@ DENSE = torch.zeros(2, 3)  # an operand the fixed code never reads (kernels are 
 
 # ---- the specs -----------------------------------------------------------------------------
 
+def _small_broadcast_calls() -> tuple[Call, ...]:
+    """The calls of the small-broadcast cases (the same module with and without the setting)."""
+    matrix = arguments(lambda draw: (draw_tensor(draw, 2, 2),))
+    return (
+        Call("rope_positions", matrix),
+        Call("per_sample_scale", arguments(lambda draw: (draw_tensor(draw, 0, 0), draw_size(draw)))),
+        Call("many_copies", arguments(lambda draw: (draw_tensor(draw, 2, 2), draw_size(draw)))),
+        Call("eight_copies", matrix),
+    )
+
+
 SPECS: dict[str, Spec] = {
+    "SL201/small_broadcasts_are_low_severity": Spec(_small_broadcast_calls()),
+    "SL201/small_broadcasts_are_hidden": Spec(_small_broadcast_calls()),
     "SL201/torch_max_of_two_tensors_is_elementwise": Spec(
         (Call("floor_at", rows(2, lambda draw: draw_tensor(draw, 0, 1), runtime_dim_first=True)),)
     ),

@@ -1,0 +1,24 @@
+# Default settings: the small broadcasts (a few literal repeats, one dim) are not reported.
+import torch
+
+
+def rope_positions(position_ids):
+    """Three rows of the same ids (mRoPE's t, h, w): at most 3 copies of ids that exist
+    densely anyway: low severity."""
+    rows = position_ids[None, ...].expand(3, -1, -1)
+    return rows[:, :, None, :].float()
+
+
+def per_sample_scale(timestep, batch: int):
+    """A 0-d timestep expanded to the batch: one dim's worth of values: low severity."""
+    return timestep.expand(batch).float()
+
+
+def many_copies(x, n: int):
+    """A size the code does not spell as a few literal repeats: a full finding."""
+    return x[None].float().expand(n, -1, -1)
+
+
+def eight_copies(x):
+    """Eight literal copies are more than a few: a full finding."""
+    return x[None].float().expand(8, -1, -1)
