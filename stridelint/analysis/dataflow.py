@@ -614,7 +614,10 @@ class FunctionFlow:
                 operand, value = positional[0]
                 name = qualified.split(".")[-1]
                 self.layout_ops[node] = LayoutOp(node, operand, name, value, self._statement)
-            return Dense(index=qualified in torch_ops.INDEX_FUNCTIONS)
+            return Dense(
+                index=qualified in torch_ops.INDEX_FUNCTIONS
+                or qualified == "torch.tensor" and _literal_numbers(node)
+            )
         if qualified in torch_ops.ELEMENTWISE_FUNCTIONS:
             operands = [(a.value, v) for a, v in arguments]
             integer = qualified.split(".")[-1] in torch_ops.BOOL_RESULT_METHODS
@@ -761,6 +764,7 @@ class FunctionFlow:
         if any(isinstance(v, (Dense, Narrowed)) for v in values):
             index = _keeps_positions(node, kind) and all(
                 isinstance(v, Dense) and v.index or isinstance(v, Scalar) or _is_scalar_literal(e)
+                or v is None and isinstance(e, cst.Attribute)  # `ids * self.config.stride`
                 for e, v in operands
             )
             return Dense(index)
@@ -812,14 +816,35 @@ def _as_view(value: Value) -> Value:
     return value
 
 
-_AFFINE = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo, cst.Minus)
+_AFFINE = (
+    cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Minus
+)  # fmt: skip
+# Methods that map positions to positions (rounded, wrapped, clamped coordinates).
+_POSITION_METHODS = frozenset(
+    {"round", "floor", "ceil", "trunc", "remainder", "fmod", "clamp", "clamp_min", "clamp_max"}
+)
+
+
+def _literal_numbers(call: cst.Call) -> bool:
+    """`torch.tensor([w])`, `torch.tensor((h, w))`: a few numbers written out, as small as
+    an index vector (a grid of them is per-position metadata)."""
+    if not call.args or not isinstance(call.args[0].value, (cst.List, cst.Tuple)):
+        return False
+    elements = call.args[0].value.elements
+    return 0 < len(elements) <= 8 and not any(
+        isinstance(e, cst.StarredElement) or isinstance(e.value, (cst.List, cst.Tuple))
+        for e in elements
+    )
 
 
 def _keeps_positions(node: cst.BaseExpression, kind: str) -> bool:
-    """Affine integer arithmetic and casts of index vectors (`torch.arange(n) * stride + base`,
-    `.long()`) still give positions; comparisons, masks and other functions do not."""
+    """Affine arithmetic, rounding and casts of index vectors (`torch.arange(n) * stride +
+    base`, `torch.linspace(0, h, n).round().long()`) still give positions, coordinates the
+    code wants; comparisons, masks and other functions do not."""
     if kind == "cast":
         return True
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        return node.func.attr.value in _POSITION_METHODS
     operator = getattr(node, "operator", None)
     return isinstance(node, (cst.BinaryOperation, cst.UnaryOperation)) and isinstance(
         operator, _AFFINE

@@ -127,18 +127,42 @@ def test_abs_of_a_broadcast_tensor_is_elementwise_not_a_number():
      "i = torch.arange(n) * 16 + 8\ny = i[:, None].expand(-1, 4)\n",
      "i = torch.linspace(0, 1, n).long()\ny = i.view(1, -1).expand(4, -1)\n",
      "i = -torch.arange(n) % 7\ny = i.unsqueeze(0).expand(x.shape[0], -1)\n",
+     "i = torch.arange(n).clamp(0, 3)\ny = i.expand(4, -1)\n",  # clamped positions
+     "i = torch.arange(n) * x.stride\ny = i.expand(4, -1)\n",  # scaled by a setting
      "y = torch.arange(3).reshape(1, 3, 1).expand(n, -1, 4)\n",
      "i = torch.arange(n)\nif x:\n    i = torch.arange(n) + 1\ny = i.expand(4, -1)\n"],
 )
 def test_an_expanded_position_vector_is_a_grid(body):
     value = value_of("import torch\n" + body)
-    assert isinstance(value, Broadcast) and value.grid and not value.small
+    assert isinstance(value, Broadcast) and value.grid
+
+
+@pytest.mark.parametrize(
+    ("body", "small"),
+    [("y = x[None].expand(3, -1, -1)\n", True),  # three rows of the same values
+     ("y = x[:, None].expand(-1, 2, 2)\n", True),  # 2 x 2 = 4 repeats
+     ("y = x[None].expand(8, -1, -1)\n", False),  # more than a few
+     ("y = x[:, None, None].expand(-1, 4, 2)\n", False),  # 4 x 2 = 8
+     ("y = x[None].expand(n, -1, -1)\n", False),  # a size the code does not spell
+     ("y = x.expand(3, 4)\n", False)],  # the code does not say which dims grow
+)  # fmt: skip
+def test_a_few_literal_repeats_are_small(body, small):
+    value = value_of(body)
+    assert isinstance(value, Broadcast) and value.small is small
+
+
+def test_literal_numbers_and_rounded_coordinates_are_positions():
+    value = value_of("import torch\ni = torch.tensor([n]).view(1, 1)\ny = i.expand(x, x)\n")
+    assert isinstance(value, Broadcast) and value.grid
+    value = value_of("import torch\ni = torch.linspace(0, 1, n).round()\ny = i[None].expand(x, -1)\n")
+    assert isinstance(value, Broadcast) and value.grid
+    value = value_of("import torch\ni = torch.zeros([n, n])\ny = i[None].expand(x, -1, -1)\n")
+    assert isinstance(value, Broadcast) and not value.grid  # a shape, not numbers
 
 
 @pytest.mark.parametrize(
     "body",
     ["i = torch.arange(n) < x\ny = i.expand(4, -1)\n",  # a mask, not positions
-     "i = torch.arange(n).clamp(0, 3)\ny = i.expand(4, -1)\n",
      "i = torch.arange(n) + x\ny = i.expand(4, -1)\n",  # `x` may be a full tensor
      "i = torch.arange(n)\nif x:\n    i = torch.ones(n)\ny = i.expand(4, -1)\n",
      "i = torch.ones(n)\ny = i.expand(4, -1)\n"],
