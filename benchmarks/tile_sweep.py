@@ -258,9 +258,47 @@ VARIANT_SETS.update({
         "evict_x": EVICT_X,
     },
 })
+# Session 5: the split finished in-kernel and int32 offsets, on every row that missed a target.
+CASE_SETS["s5"] = [
+    ((8192, 4, 8192), 0, "float16", "none"),
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_n"),
+    ((8192, 4, 8192), 0, "float16", "bcast_m"),
+    ((8192, 4, 8192), 0, "float16", "dense"),
+    ((4, 8192, 8192), 1, "float16", "bcast_n"),
+    ((4, 8192, 8192), 1, "float16", "bcast_m"),
+    ((4, 8192, 8192), 1, "float16", "none"),
+    ((8192, 4, 8192), 1, "float16", "bcast_m"),
+    ((65536, 4, 8192), 1, "float16", "bcast_m"),
+    ((8192, 4, 8192), 2, "float16", "bcast_m"),
+    ((4, 8192, 8192), 2, "float16", "bcast_m"),
+    ((8192, 4, 8192), 2, "float16", "bcast_n"),
+    ((8192, 4, 8192), 2, "float16", "none"),
+]
+CASE_SETS["s5"] += [
+    ((4, 8192, 8192), 1, "bfloat16", "dense"),
+    ((65536, 4, 8192), 0, "float16", "bcast_n"),
+    ((65536, 4, 8192), 2, "float16", "bcast_m"),
+]
+SESSION4 = {"FINISH_SPLIT_IN_KERNEL": False, "NARROW_INDEX": False, "MASK_AFTER_SUM": False}
+VARIANT_SETS["s5"] = {
+    "default": {},
+    "select_all": {"MASK_AFTER_SUM": False},
+    "two_launches": {"FINISH_SPLIT_IN_KERNEL": False},
+    "wide": {"NARROW_INDEX": False},
+    "session4": SESSION4,
+    "long_u8": {"LONG_UNROLL": 8},
+    "split6": {"SPLIT_TARGET_PROGRAMS_PER_SM": 6},
+    "split12": {"SPLIT_TARGET_PROGRAMS_PER_SM": 12},
+    "short_u2": {"ONE_ROW_UNROLL": 2},
+    "short_c2048_w8": {"ONE_ROW_COLUMNS": 2048, "ONE_ROW_WARPS": 8},
+    "reuse_u4": {"REUSE_UNROLL": 4},
+    "row_u8": {"ROW_UNROLL": 8},
+}
 # Module constants that change the kernel without changing the plan.
 KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS",
-                  "SKIP_DROPPED", "HOIST_CONSTANT_MASK")
+                  "SKIP_DROPPED", "HOIST_CONSTANT_MASK", "FINISH_SPLIT_IN_KERNEL", "NARROW_INDEX",
+                  "MASK_AFTER_SUM")
 
 
 @contextlib.contextmanager

@@ -133,14 +133,21 @@ def test_reduction_longer_than_one_tile():
 
 # The interpreter computes the discarded inf * 0 products with numpy, which warns.
 @pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
-@pytest.mark.parametrize("mask_shape", [SHAPE, SHAPE[:2] + (1,)], ids=["dense", "constant_along_rows"])
-def test_masked_out_inf_and_nan_do_not_leak(mask_shape):
-    mask = make_mask(mask_shape)
-    x = make_x().masked_fill(mask == 0, float("nan"))
-    scale = make_scale(SHAPE).masked_fill(mask == 0, float("inf"))
-    result = reduce(x, 1, mask, scale)
-    assert result.isfinite().all()
-    torch.testing.assert_close(result, reference_reduce(x, 1, mask, scale))
+@pytest.mark.parametrize("dim", range(3))
+@pytest.mark.parametrize("broadcast_dims", [(), (0,), (1,), (2,)], ids=["dense", "over_b", "over_m", "over_n"])
+def test_masked_out_inf_and_nan_do_not_leak(broadcast_dims, dim):
+    """Every way the kernel drops products (a select on each, on each sum where the mask is
+    constant along the reduced dim, a 0 scale where x is read only where kept)."""
+    assert_drops_inf_and_nan(make_mask(broadcast_base_shape(SHAPE, broadcast_dims)), dim)
+
+
+def assert_drops_inf_and_nan(mask, dim, shape=SHAPE):
+    x = make_x(shape).masked_fill(mask == 0, float("nan"))
+    # inf where dropped, or finite and constant along N (loaded once per tile row or program).
+    for scale in (make_scale(shape).masked_fill(mask == 0, float("inf")), make_scale(shape[:2] + (1,))):
+        result = reduce(x, dim, mask, scale)
+        assert result.isfinite().all()
+        torch.testing.assert_close(result, reference_reduce(x, dim, mask, scale))
 
 
 @pytest.mark.parametrize("dim", range(3))
@@ -227,17 +234,20 @@ def test_random_cases_match_torch_with_one_row_tiles(one_row_tiles, case):
     assert_matches_reference(*case)
 
 
-@pytest.fixture(params=["one_row_unrolled", "two_d"])
+@pytest.fixture(params=["one_row_unrolled", "two_d", "one_row_wide_two_launches"])
 def split_tiles(request, monkeypatch):
     """Tiny shapes take every path large ones do: short tiles along k, unrolled loop steps, the
-    reduced dim split across programs (fp32 partials, then the finalize kernel), rows sharing a
-    mask load, one-row or 2-D column tiles."""
+    reduced dim split across programs (fp32 partials added by the tile's last program, or by the
+    finalize kernel in a second launch), rows sharing a mask load, one-row or 2-D column tiles,
+    int32 or int64 offsets."""
     overrides = {
         "SPLIT_MIN_ELEMENTS": 0, "SPLIT_MIN_PROGRAMS_PER_SM": 10**9, "SPLIT_TARGET_PROGRAMS_PER_SM": 10**9,
         "SPLIT_MIN_STEPS": 1, "ROW_TILE": 4, "ROW_ROWS": 2, "REUSE_ROWS": 2, "REUSE_TILE": 4,
     }
     if request.param == "two_d":
         overrides.update({"COLUMN_BLOCK_I": 2, "COLUMN_TILE": 4, "ONE_ROW_MAX_K": 0})
+    if request.param == "one_row_wide_two_launches":
+        overrides.update({"FINISH_SPLIT_IN_KERNEL": False, "NARROW_INDEX": False})
     else:
         overrides.update({"ONE_ROW_COLUMNS": 2, "ONE_ROW_MASKED_COLUMNS": 4, "ONE_ROW_UNROLL": 2, "ROW_UNROLL": 2, "REUSE_UNROLL": 3,
                           "SHORT_K": 3, "LONG_COLUMNS": 4, "LONG_UNROLL": 2})
@@ -261,6 +271,14 @@ def test_split_reduced_dim_with_masks_broadcast_every_way(split_tiles, mask_dtyp
     for broadcast_dims in BROADCAST_SUBSETS:
         mask = make_mask(broadcast_base_shape(x.shape, broadcast_dims), mask_dtype)
         assert_matches_reference(x, dim, mask.expand(x.shape), make_scale((3, 6, 1)))
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+@pytest.mark.parametrize("dim", range(3))
+def test_split_reduced_dim_drops_inf_and_nan(split_tiles, dim):
+    shape = (3, 6, 7)
+    for broadcast_dims in [(), (0,), (1,), (2,), (1, 2)]:
+        assert_drops_inf_and_nan(make_mask(broadcast_base_shape(shape, broadcast_dims)), dim, shape)
 
 
 def test_split_reduced_dim_writes_non_contiguous_out(split_tiles):
