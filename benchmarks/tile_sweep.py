@@ -295,6 +295,37 @@ VARIANT_SETS["s5"] = {
     "reuse_u4": {"REUSE_UNROLL": 4},
     "row_u8": {"ROW_UNROLL": 8},
 }
+# Third session-5 pass: long column tiles of several reduced rows, the split target.
+CASE_SETS["s5c"] = [
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_n"),
+    ((4, 8192, 8192), 1, "float16", "bcast_n"),
+    ((4, 8192, 8192), 1, "bfloat16", "bcast_n"),
+    ((65536, 4, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 0, "float16", "none"),
+    ((8192, 4, 8192), 0, "float16", "bcast_m"),
+    ((8192, 4, 8192), 0, "bfloat16", "dense"),
+    ((4, 8192, 8192), 1, "float16", "none"),
+    ((4, 8192, 8192), 1, "bfloat16", "bcast_m"),
+    ((4, 8192, 8192), 1, "bfloat16", "dense"),
+    ((65536, 4, 8192), 0, "float16", "none"),
+    ((65536, 4, 8192), 0, "float16", "bcast_m"),
+    ((8192, 4, 8192), 2, "float16", "bcast_n"),
+    ((4, 8192, 8192), 2, "bfloat16", "bcast_m"),
+]
+VARIANT_SETS["s5c"] = {
+    "default": {},
+    "kept_r4_u1": {"LONG_KEPT_ROWS": 4, "LONG_KEPT_UNROLL": 1},
+    "kept_r4_u2": {"LONG_KEPT_ROWS": 4, "LONG_KEPT_UNROLL": 2},
+    "kept_r2_u2": {"LONG_KEPT_ROWS": 2, "LONG_KEPT_UNROLL": 2},
+    "kept_r8_u1": {"LONG_KEPT_ROWS": 8, "LONG_KEPT_UNROLL": 1},
+    "rows4_u1": {"LONG_ROWS": 4, "LONG_UNROLL": 1},
+    "rows2_u2": {"LONG_ROWS": 2, "LONG_UNROLL": 2},
+    "split8": {"SPLIT_TARGET_PROGRAMS_PER_SM": 8},
+    "split5": {"SPLIT_TARGET_PROGRAMS_PER_SM": 5},
+    "wide": {"NARROW_INDEX": False},
+    "default_again": {},
+}
 # Module constants that change the kernel without changing the plan.
 KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS",
                   "SKIP_DROPPED", "HOIST_CONSTANT_MASK", "FINISH_SPLIT_IN_KERNEL", "NARROW_INDEX",

@@ -96,6 +96,12 @@ SHORT_K = 256
 LONG_COLUMNS = 2048
 LONG_WARPS = 8
 LONG_UNROLL = 4
+# Reduced rows per long column tile (LONG_ROWS, LONG_UNROLL tiles a step), and where x is read only
+# where the mask keeps it (LONG_KEPT_ROWS, LONG_KEPT_UNROLL): there the loads of x wait for the
+# mask, which is loaded one tile ahead, so a tile of several rows loads it a whole step ahead.
+LONG_ROWS = 1
+LONG_KEPT_ROWS = 1
+LONG_KEPT_UNROLL = 4
 ONE_ROW_MAX_K = 2**62
 ONE_ROW_MIN_PROGRAMS = 0
 # Else (kept for the sweep) 2-D tiles of COLUMN_BLOCK_I columns over COLUMN_TILE // COLUMN_BLOCK_I
@@ -109,7 +115,7 @@ COLUMN_UNROLL = 1
 # SPLIT_MIN_STEPS loop steps long, and only for inputs of SPLIT_MIN_ELEMENTS or more (below that
 # the second launch costs more than it gains).
 SPLIT_MIN_PROGRAMS_PER_SM = 4
-SPLIT_TARGET_PROGRAMS_PER_SM = 8
+SPLIT_TARGET_PROGRAMS_PER_SM = 6
 SPLIT_MIN_STEPS = 4
 SPLIT_MIN_ELEMENTS = 2**22
 # Multiprocessors assumed where there is no CUDA device (Triton's interpreter): an H200's.
@@ -395,7 +401,9 @@ def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool,
         return Tile(min(size_i, ROW_TILE // block_k), block_k, ROW_WARPS, ROW_UNROLL)
     if size_k <= ONE_ROW_MAX_K and programs_one_row >= ONE_ROW_MIN_PROGRAMS:
         if size_k > SHORT_K:
-            return Tile(min(size_i, LONG_COLUMNS), 1, LONG_WARPS, LONG_UNROLL)
+            if mask_repeats_along_i:
+                return Tile(min(size_i, LONG_COLUMNS), min(size_k, LONG_KEPT_ROWS), LONG_WARPS, LONG_KEPT_UNROLL)
+            return Tile(min(size_i, LONG_COLUMNS), min(size_k, LONG_ROWS), LONG_WARPS, LONG_UNROLL)
         columns = ONE_ROW_MASKED_COLUMNS if mask_varies_along_k else ONE_ROW_COLUMNS
         return Tile(min(size_i, columns), 1, ONE_ROW_WARPS, min(ONE_ROW_UNROLL, size_k))
     block_i = min(size_i, COLUMN_BLOCK_I)
