@@ -326,10 +326,29 @@ VARIANT_SETS["s5c"] = {
     "wide": {"NARROW_INDEX": False},
     "default_again": {},
 }
+# Fourth session-5 pass: a step's mask values loaded a step ahead where x's loads wait for them.
+CASE_SETS["s5d"] = [
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_n"),
+    ((4, 8192, 8192), 1, "float16", "bcast_n"),
+    ((4, 8192, 8192), 1, "bfloat16", "bcast_n"),
+    ((65536, 4, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 1, "float16", "bcast_n"),
+    ((4, 8192, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 2, "float16", "bcast_n"),
+]
+VARIANT_SETS["s5d"] = {
+    "default": {},
+    "tile_ahead": {"MASK_STEP_AHEAD": False},
+    "long_u8": {"LONG_KEPT_UNROLL": 8},
+    "long_u2": {"LONG_KEPT_UNROLL": 2},
+    "short_u2": {"ONE_ROW_UNROLL": 2},
+    "wide": {"NARROW_INDEX": False},
+}
 # Module constants that change the kernel without changing the plan.
 KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS",
                   "SKIP_DROPPED", "HOIST_CONSTANT_MASK", "FINISH_SPLIT_IN_KERNEL", "NARROW_INDEX",
-                  "MASK_AFTER_SUM")
+                  "MASK_AFTER_SUM", "MASK_STEP_AHEAD")
 
 
 @contextlib.contextmanager

@@ -145,6 +145,9 @@ FINISH_SPLIT_IN_KERNEL = True
 # Apply a mask where that takes fewer selects than one per product: a mask constant along the
 # reduced dim to the sums; where x is read only where kept, to the scale (a 0 scale where dropped).
 MASK_AFTER_SUM = True
+# Where x's loads wait for a mask that varies along k only (one value per tile of one reduced
+# row): load a whole step's values a step ahead, not each tile's one tile ahead.
+MASK_STEP_AHEAD = True
 # Offsets in int32 where every offset of the launch fits (else int64), as Inductor does.
 NARROW_INDEX = True
 INT32_MAX = 2**31 - 1
@@ -209,6 +212,7 @@ def _reduce_kernel(
     SPLIT: tl.constexpr, X_EVICTION: tl.constexpr, OPERAND_EVICTION: tl.constexpr, HOIST_MASK: tl.constexpr,
     FINISH_IN_KERNEL: tl.constexpr, WIDE_INDEX: tl.constexpr,
     MASK_SUMS: tl.constexpr, SELECT_PRODUCTS: tl.constexpr, ZERO_DROPPED_SCALE: tl.constexpr,
+    STEP_MASK: tl.constexpr,
 ):
     """Y[o, i] = sum over k of X[o, i, k] * Scale[o, i, k] where Mask[o, i, k] != 0.
 
@@ -222,7 +226,9 @@ def _reduce_kernel(
     How the mask drops products (each result the same: dropped products add nothing, and an inf
     or NaN there never leaks): SELECT_PRODUCTS, a select on every product; MASK_SUMS (the mask is
     constant along k), a select on each sum at the end; ZERO_DROPPED_SCALE (with LOAD_ONLY_KEPT:
-    dropped x load as 0), a 0 scale where dropped, one select per scale value. ``DIM`` is the reduced dim in the tensors' own
+    dropped x load as 0), a 0 scale where dropped, one select per scale value.
+    STEP_MASK (one-row tiles, the mask constant along i, x read only where kept): the mask values
+    of a step's UNROLL tiles are loaded together, a step ahead, so x's loads do not wait for them. ``DIM`` is the reduced dim in the tensors' own
     order: the kernel never reads it, the launch-metadata hook does (with ``Mask``, which keeps
     that order too, and ``Y``, the real output).
     LOAD_ONLY_KEPT: x is read only where the mask keeps it. Set when the mask is constant along
@@ -248,19 +254,31 @@ def _reduce_kernel(
     if HAS_MASK and ((BROADCAST_MK and HOIST_MASK) or PREFETCH_MASK):
         mask_next = _load_operand(Mask, o, i, k, i_ok, k < k_hi, live, stride_mo, stride_mi, stride_mk,
                                   BROADCAST_MO, BROADCAST_MI, BROADCAST_MK, OPERAND_EVICTION)
+    if HAS_MASK and STEP_MASK:  # one mask value per tile of a step (BLOCK_K == 1, BROADCAST_MI)
+        step_k = k_lo + tl.arange(0, UNROLL)
+        step_mask = _load_operand(Mask, o, i, step_k, i_ok, step_k < k_hi, live, stride_mo, stride_mi, stride_mk,
+                                  BROADCAST_MO, BROADCAST_MI, BROADCAST_MK, OPERAND_EVICTION)
     if HAS_SCALE and BROADCAST_SK:
         scale_fixed = _load_operand(Scale, o, i, k, i_ok, k < k_hi, live, stride_so, stride_si, stride_sk,
                                     BROADCAST_SO, BROADCAST_SI, BROADCAST_SK, OPERAND_EVICTION).to(tl.float32)
     acc = tl.zeros((BLOCK_I, BLOCK_K), dtype=tl.float32)
     # UNROLL tiles a step, unrolled: their loads are independent, so they are in flight together.
     for k_step in range(k_lo, k_hi, BLOCK_K * UNROLL):
+        if HAS_MASK and STEP_MASK:  # this step's mask values; load the next step's now
+            this_step_mask = step_mask != 0
+            step_k = k_step + UNROLL + tl.arange(0, UNROLL)
+            step_mask = _load_operand(Mask, o, i, step_k, i_ok, step_k < k_hi, live, stride_mo, stride_mi,
+                                      stride_mk, BROADCAST_MO, BROADCAST_MI, BROADCAST_MK, OPERAND_EVICTION)
         for u in tl.static_range(UNROLL):
             k = k_step + u * BLOCK_K + tl.arange(0, BLOCK_K)
             k_ok = k < k_hi
             in_bounds = i_ok[:, None] & k_ok[None, :]
             keep = in_bounds
             if HAS_MASK:
-                if BROADCAST_MK and HOIST_MASK:
+                if STEP_MASK:  # the u-th of the step's values, a [1, 1] block
+                    mask = tl.max((this_step_mask & (tl.arange(0, UNROLL) == u)[None, :]).to(tl.int32),
+                                  axis=1, keep_dims=True)
+                elif BROADCAST_MK and HOIST_MASK:
                     mask = mask_next
                 elif PREFETCH_MASK:
                     mask = mask_next
@@ -716,6 +734,8 @@ def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
     # the mask is constant along k (and loaded once); to the scale, where x is read only where kept.
     mask_sums = MASK_AFTER_SUM and has_mask and mask_stride[2] == 0 and HOIST_CONSTANT_MASK
     skip_select = MASK_AFTER_SUM and load_only_kept and not mask_sums
+    step_mask = (MASK_STEP_AHEAD and load_only_kept and plan.block_k == 1 and mask_stride[1] == 0
+                 and mask_stride[2] != 0)
     x_eviction = X_EVICTION
     if (x.dtype == torch.bfloat16 and fast_dim != dim and size_k > SHORT_K and has_mask
             and 0 not in mask_stride):
@@ -728,7 +748,8 @@ def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
     constants = dict(
         HAS_MASK=has_mask, HAS_SCALE=has_scale,
         LOAD_ONLY_KEPT=load_only_kept,
-        PREFETCH_MASK=load_only_kept or (PREFETCH_COLUMNS if fast_dim != dim else PREFETCH_ROWS),
+        PREFETCH_MASK=not step_mask and (load_only_kept or (PREFETCH_COLUMNS if fast_dim != dim else PREFETCH_ROWS)),
+        STEP_MASK=step_mask,
         BROADCAST_MO=has_mask and mask_stride[0] == 0, BROADCAST_MI=has_mask and mask_stride[1] == 0,
         BROADCAST_MK=has_mask and mask_stride[2] == 0,
         BROADCAST_SO=has_scale and scale_stride[0] == 0, BROADCAST_SI=has_scale and scale_stride[1] == 0,
