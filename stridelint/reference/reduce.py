@@ -15,12 +15,20 @@ How the work is laid out (``_plan``), from the shapes and strides alone:
 - When k is not contiguous, a tile is one reduced row of ONE_ROW_COLUMNS columns, short or long k
   alike: x, mask and scale then share one register layout.
 - When there are too few programs to fill the GPU, k is split across programs (``splits``): each
-  writes an fp32 partial sum and a second kernel adds the partials in a fixed order.
+  writes an fp32 partial sum, and the last program of each output tile to finish (an atomic
+  counter per tile) adds the tile's partials in a fixed order, in the same launch.
+- Offsets are int32 where every offset of the launch fits, else int64.
 - Mask and scale values constant along k are loaded once per program; a mask that varies along
-  k is loaded one tile ahead of x. Long column tiles of bf16 x under a dense mask load x with
+  k is loaded one tile ahead of x. The mask drops products with as few selects as it can: a
+  mask constant along k is applied to the sums at the end; where x is read only where kept, a
+  0 scale stands in for dropped values; else each product is selected. Long column tiles of bf16 x under a dense mask load x with
   an evict_first hint (``DENSE_BF16_X_EVICTION``; measured, not understood). Where the mask is constant along x's contiguous dim, x is
   loaded only where the mask keeps it (whole vectors are kept or dropped, so dropped rows of x
   are never read).
+
+A call whose shapes, strides, dtypes and devices were seen before (and the module's settings
+unchanged) reuses that call's checks and launch arguments (``_LAUNCHES``): the host time of a
+call is on the path of every launch.
 
 An opt-in bounded autotune (``_tuned_plan``; STRIDELINT_REDUCE_AUTOTUNE=1 or ``AUTOTUNE =
 True``): on a CUDA device, inputs of AUTOTUNE_MIN_ELEMENTS or more time a few candidate layouts
@@ -96,12 +104,6 @@ SHORT_K = 256
 LONG_COLUMNS = 2048
 LONG_WARPS = 8
 LONG_UNROLL = 4
-# Reduced rows per long column tile (LONG_ROWS, LONG_UNROLL tiles a step), and where x is read only
-# where the mask keeps it (LONG_KEPT_ROWS, LONG_KEPT_UNROLL): there the loads of x wait for the
-# mask, which is loaded one tile ahead, so a tile of several rows loads it a whole step ahead.
-LONG_ROWS = 1
-LONG_KEPT_ROWS = 1
-LONG_KEPT_UNROLL = 4
 ONE_ROW_MAX_K = 2**62
 ONE_ROW_MIN_PROGRAMS = 0
 # Else (kept for the sweep) 2-D tiles of COLUMN_BLOCK_I columns over COLUMN_TILE // COLUMN_BLOCK_I
@@ -145,9 +147,6 @@ FINISH_SPLIT_IN_KERNEL = True
 # Apply a mask where that takes fewer selects than one per product: a mask constant along the
 # reduced dim to the sums; where x is read only where kept, to the scale (a 0 scale where dropped).
 MASK_AFTER_SUM = True
-# Where x's loads wait for a mask that varies along k only (one value per tile of one reduced
-# row): load a whole step's values a step ahead, not each tile's one tile ahead.
-MASK_STEP_AHEAD = True
 # Offsets in int32 where every offset of the launch fits (else int64), as Inductor does.
 NARROW_INDEX = True
 INT32_MAX = 2**31 - 1
@@ -212,7 +211,6 @@ def _reduce_kernel(
     SPLIT: tl.constexpr, X_EVICTION: tl.constexpr, OPERAND_EVICTION: tl.constexpr, HOIST_MASK: tl.constexpr,
     FINISH_IN_KERNEL: tl.constexpr, WIDE_INDEX: tl.constexpr,
     MASK_SUMS: tl.constexpr, SELECT_PRODUCTS: tl.constexpr, ZERO_DROPPED_SCALE: tl.constexpr,
-    STEP_MASK: tl.constexpr,
 ):
     """Y[o, i] = sum over k of X[o, i, k] * Scale[o, i, k] where Mask[o, i, k] != 0.
 
@@ -226,9 +224,7 @@ def _reduce_kernel(
     How the mask drops products (each result the same: dropped products add nothing, and an inf
     or NaN there never leaks): SELECT_PRODUCTS, a select on every product; MASK_SUMS (the mask is
     constant along k), a select on each sum at the end; ZERO_DROPPED_SCALE (with LOAD_ONLY_KEPT:
-    dropped x load as 0), a 0 scale where dropped, one select per scale value.
-    STEP_MASK (one-row tiles, the mask constant along i, x read only where kept): the mask values
-    of a step's UNROLL tiles are loaded together, a step ahead, so x's loads do not wait for them. ``DIM`` is the reduced dim in the tensors' own
+    dropped x load as 0), a 0 scale where dropped, one select per scale value. ``DIM`` is the reduced dim in the tensors' own
     order: the kernel never reads it, the launch-metadata hook does (with ``Mask``, which keeps
     that order too, and ``Y``, the real output).
     LOAD_ONLY_KEPT: x is read only where the mask keeps it. Set when the mask is constant along
@@ -254,31 +250,19 @@ def _reduce_kernel(
     if HAS_MASK and ((BROADCAST_MK and HOIST_MASK) or PREFETCH_MASK):
         mask_next = _load_operand(Mask, o, i, k, i_ok, k < k_hi, live, stride_mo, stride_mi, stride_mk,
                                   BROADCAST_MO, BROADCAST_MI, BROADCAST_MK, OPERAND_EVICTION)
-    if HAS_MASK and STEP_MASK:  # one mask value per tile of a step (BLOCK_K == 1, BROADCAST_MI)
-        step_k = k_lo + tl.arange(0, UNROLL)
-        step_mask = _load_operand(Mask, o, i, step_k, i_ok, step_k < k_hi, live, stride_mo, stride_mi, stride_mk,
-                                  BROADCAST_MO, BROADCAST_MI, BROADCAST_MK, OPERAND_EVICTION)
     if HAS_SCALE and BROADCAST_SK:
         scale_fixed = _load_operand(Scale, o, i, k, i_ok, k < k_hi, live, stride_so, stride_si, stride_sk,
                                     BROADCAST_SO, BROADCAST_SI, BROADCAST_SK, OPERAND_EVICTION).to(tl.float32)
     acc = tl.zeros((BLOCK_I, BLOCK_K), dtype=tl.float32)
     # UNROLL tiles a step, unrolled: their loads are independent, so they are in flight together.
     for k_step in range(k_lo, k_hi, BLOCK_K * UNROLL):
-        if HAS_MASK and STEP_MASK:  # this step's mask values; load the next step's now
-            this_step_mask = step_mask != 0
-            step_k = k_step + UNROLL + tl.arange(0, UNROLL)
-            step_mask = _load_operand(Mask, o, i, step_k, i_ok, step_k < k_hi, live, stride_mo, stride_mi,
-                                      stride_mk, BROADCAST_MO, BROADCAST_MI, BROADCAST_MK, OPERAND_EVICTION)
         for u in tl.static_range(UNROLL):
             k = k_step + u * BLOCK_K + tl.arange(0, BLOCK_K)
             k_ok = k < k_hi
             in_bounds = i_ok[:, None] & k_ok[None, :]
             keep = in_bounds
             if HAS_MASK:
-                if STEP_MASK:  # the u-th of the step's values, a [1, 1] block
-                    mask = tl.max((this_step_mask & (tl.arange(0, UNROLL) == u)[None, :]).to(tl.int32),
-                                  axis=1, keep_dims=True)
-                elif BROADCAST_MK and HOIST_MASK:
+                if BROADCAST_MK and HOIST_MASK:
                     mask = mask_next
                 elif PREFETCH_MASK:
                     mask = mask_next
@@ -419,9 +403,7 @@ def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool,
         return Tile(min(size_i, ROW_TILE // block_k), block_k, ROW_WARPS, ROW_UNROLL)
     if size_k <= ONE_ROW_MAX_K and programs_one_row >= ONE_ROW_MIN_PROGRAMS:
         if size_k > SHORT_K:
-            if mask_repeats_along_i:
-                return Tile(min(size_i, LONG_COLUMNS), min(size_k, LONG_KEPT_ROWS), LONG_WARPS, LONG_KEPT_UNROLL)
-            return Tile(min(size_i, LONG_COLUMNS), min(size_k, LONG_ROWS), LONG_WARPS, LONG_UNROLL)
+            return Tile(min(size_i, LONG_COLUMNS), 1, LONG_WARPS, LONG_UNROLL)
         columns = ONE_ROW_MASKED_COLUMNS if mask_varies_along_k else ONE_ROW_COLUMNS
         return Tile(min(size_i, columns), 1, ONE_ROW_WARPS, min(ONE_ROW_UNROLL, size_k))
     block_i = min(size_i, COLUMN_BLOCK_I)
@@ -734,8 +716,6 @@ def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
     # the mask is constant along k (and loaded once); to the scale, where x is read only where kept.
     mask_sums = MASK_AFTER_SUM and has_mask and mask_stride[2] == 0 and HOIST_CONSTANT_MASK
     skip_select = MASK_AFTER_SUM and load_only_kept and not mask_sums
-    step_mask = (MASK_STEP_AHEAD and load_only_kept and plan.block_k == 1 and mask_stride[1] == 0
-                 and mask_stride[2] != 0)
     x_eviction = X_EVICTION
     if (x.dtype == torch.bfloat16 and fast_dim != dim and size_k > SHORT_K and has_mask
             and 0 not in mask_stride):
@@ -748,8 +728,7 @@ def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
     constants = dict(
         HAS_MASK=has_mask, HAS_SCALE=has_scale,
         LOAD_ONLY_KEPT=load_only_kept,
-        PREFETCH_MASK=not step_mask and (load_only_kept or (PREFETCH_COLUMNS if fast_dim != dim else PREFETCH_ROWS)),
-        STEP_MASK=step_mask,
+        PREFETCH_MASK=load_only_kept or (PREFETCH_COLUMNS if fast_dim != dim else PREFETCH_ROWS),
         BROADCAST_MO=has_mask and mask_stride[0] == 0, BROADCAST_MI=has_mask and mask_stride[1] == 0,
         BROADCAST_MK=has_mask and mask_stride[2] == 0,
         BROADCAST_SO=has_scale and scale_stride[0] == 0, BROADCAST_SI=has_scale and scale_stride[1] == 0,

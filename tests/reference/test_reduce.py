@@ -239,8 +239,7 @@ def split_tiles(request, monkeypatch):
     """Tiny shapes take every path large ones do: short tiles along k, unrolled loop steps, the
     reduced dim split across programs (fp32 partials added by the tile's last program, or by the
     finalize kernel in a second launch), rows sharing a mask load, one-row or 2-D column tiles,
-    int32 or int64 offsets, masks applied to every product or to sums and scales, loaded a tile
-    or a step ahead."""
+    int32 or int64 offsets, masks applied to every product or to sums and scales."""
     overrides = {
         "SPLIT_MIN_ELEMENTS": 0, "SPLIT_MIN_PROGRAMS_PER_SM": 10**9, "SPLIT_TARGET_PROGRAMS_PER_SM": 10**9,
         "SPLIT_MIN_STEPS": 1, "ROW_TILE": 4, "ROW_ROWS": 2, "REUSE_ROWS": 2, "REUSE_TILE": 4,
@@ -248,8 +247,7 @@ def split_tiles(request, monkeypatch):
     if request.param == "two_d":
         overrides.update({"COLUMN_BLOCK_I": 2, "COLUMN_TILE": 4, "ONE_ROW_MAX_K": 0})
     if request.param == "one_row_wide_two_launches":
-        overrides.update({"FINISH_SPLIT_IN_KERNEL": False, "NARROW_INDEX": False, "MASK_AFTER_SUM": False,
-                          "MASK_STEP_AHEAD": False})
+        overrides.update({"FINISH_SPLIT_IN_KERNEL": False, "NARROW_INDEX": False, "MASK_AFTER_SUM": False})
     else:
         overrides.update({"ONE_ROW_COLUMNS": 2, "ONE_ROW_MASKED_COLUMNS": 4, "ONE_ROW_UNROLL": 2, "ROW_UNROLL": 2, "REUSE_UNROLL": 3,
                           "SHORT_K": 3, "LONG_COLUMNS": 4, "LONG_UNROLL": 2})
