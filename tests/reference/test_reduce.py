@@ -281,6 +281,21 @@ def test_split_reduced_dim_drops_inf_and_nan(split_tiles, dim):
         assert_drops_inf_and_nan(make_mask(broadcast_base_shape(shape, broadcast_dims)), dim, shape)
 
 
+def test_split_reduced_dim_finishes_in_one_launch_and_resets_its_counters(split_tiles, monkeypatch):
+    x, mask = make_x((3, 6, 7)), make_mask((3, 6, 1))
+    finalize = _LaunchRecorder()
+    monkeypatch.setattr(REDUCE_MODULE, "_finalize_kernel", finalize)
+    first = reduce(x, 1, mask)
+    assert REDUCE_MODULE._plan(x, 1, mask.expand(x.shape)).splits > 1
+    expect_second_launch = not REDUCE_MODULE.FINISH_SPLIT_IN_KERNEL
+    assert bool(finalize.launches) == expect_second_launch
+    if expect_second_launch:
+        return
+    assert all(int(counters.count_nonzero()) == 0 for counters in REDUCE_MODULE._ARRIVALS.values())
+    torch.testing.assert_close(first, reference_reduce(x, 1, mask))
+    assert torch.equal(reduce(x, 1, mask), first)  # the same sums in the same order
+
+
 def test_split_reduced_dim_writes_non_contiguous_out(split_tiles):
     x = make_x((3, 5, 8))
     out = torch.zeros(3, 5, device=DEVICE).t().contiguous().t()
@@ -381,6 +396,35 @@ def test_x_eviction_hint_only_for_bf16_under_a_dense_mask_in_long_columns(monkey
     mask = None if mask_shape is None else torch.empty(mask_shape, dtype=torch.bool, device="meta")
     REDUCE_MODULE.reduce(x, dim, mask)
     assert recorder.launches[0]["X_EVICTION"] == eviction
+
+
+@pytest.mark.parametrize(("shape", "dim", "fits"), [
+    ((8192, 4, 8192), 0, True), ((4, 8192, 8192), 1, True), ((65536, 4, 8192), 2, False),
+    ((2**14, 4, 2**14), 1, True), ((2**15, 4, 2**14), 1, False),  # 2**30 and 2**31 elements
+])
+def test_offsets_are_int32_only_where_every_offset_fits(shape, dim, fits):
+    x = torch.empty(shape, dtype=torch.float16, device="meta")
+    mask = torch.empty(shape[:2] + (1,), dtype=torch.bool, device="meta").expand(shape)
+    out = torch.empty([size for d, size in enumerate(shape) if d != dim], dtype=torch.float16, device="meta")
+    spec = REDUCE_MODULE._launch_spec(REDUCE_MODULE._plan(x, dim, mask), x, dim, mask, None, out)
+    assert spec.constants["WIDE_INDEX"] == (not fits)
+
+
+def test_a_call_seen_before_reuses_its_launch_until_a_setting_changes(monkeypatch):
+    recorder = _LaunchRecorder()
+    monkeypatch.setattr(REDUCE_MODULE, "_reduce_kernel", recorder)
+    monkeypatch.setattr(REDUCE_MODULE, "_LAUNCHES", {})
+    x = torch.empty((64, 4, 4096), dtype=torch.float16, device="meta")
+    mask = torch.empty((64, 1, 4096), dtype=torch.bool, device="meta")
+    REDUCE_MODULE.reduce(x, 2, mask)
+    REDUCE_MODULE.reduce(x, 2, mask)
+    assert len(REDUCE_MODULE._LAUNCHES) == 1 and recorder.launches[0] == recorder.launches[1]
+    assert recorder.launches[0]["BLOCK_I"] == 4  # rows sharing the mask row (REUSE_ROWS)
+    monkeypatch.setattr(REDUCE_MODULE, "REUSE_ROWS", 2)
+    REDUCE_MODULE.reduce(x, 2, mask)
+    assert len(REDUCE_MODULE._LAUNCHES) == 2 and recorder.launches[2]["BLOCK_I"] == 2
+    with pytest.raises(ValueError, match="broadcastable"):  # a new signature is checked again
+        REDUCE_MODULE.reduce(x, 2, torch.empty((64, 2, 4096), dtype=torch.bool, device="meta"))
 
 
 @pytest.mark.parametrize("shape", [(8192, 4, 8192), (4, 8192, 8192)])
