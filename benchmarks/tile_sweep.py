@@ -295,9 +295,9 @@ VARIANT_SETS["s5"] = {
     "reuse_u4": {"REUSE_UNROLL": 4},
     "row_u8": {"ROW_UNROLL": 8},
 }
-# Third session-5 pass: long column tiles of several reduced rows (LONG_ROWS, LONG_KEPT_ROWS and
-# LONG_KEPT_UNROLL: 5-60% slower everywhere; removed since, so those variants now time the
-# default), the split target.
+# Third session-5 pass: the split target, and long column tiles of several reduced rows (variants
+# kept_r4_u1, kept_r4_u2, kept_r2_u2, kept_r8_u1, rows4_u1, rows2_u2 of tile_sweep_s5c.txt:
+# 5-60% slower everywhere; their constants were removed from reduce.py).
 CASE_SETS["s5c"] = [
     ((8192, 4, 8192), 0, "float16", "bcast_n"),
     ((8192, 4, 8192), 0, "bfloat16", "bcast_n"),
@@ -317,19 +317,13 @@ CASE_SETS["s5c"] = [
 ]
 VARIANT_SETS["s5c"] = {
     "default": {},
-    "kept_r4_u1": {"LONG_KEPT_ROWS": 4, "LONG_KEPT_UNROLL": 1},
-    "kept_r4_u2": {"LONG_KEPT_ROWS": 4, "LONG_KEPT_UNROLL": 2},
-    "kept_r2_u2": {"LONG_KEPT_ROWS": 2, "LONG_KEPT_UNROLL": 2},
-    "kept_r8_u1": {"LONG_KEPT_ROWS": 8, "LONG_KEPT_UNROLL": 1},
-    "rows4_u1": {"LONG_ROWS": 4, "LONG_UNROLL": 1},
-    "rows2_u2": {"LONG_ROWS": 2, "LONG_UNROLL": 2},
     "split8": {"SPLIT_TARGET_PROGRAMS_PER_SM": 8},
     "split5": {"SPLIT_TARGET_PROGRAMS_PER_SM": 5},
     "wide": {"NARROW_INDEX": False},
-    "default_again": {},
 }
 # Fourth session-5 pass: a step's mask values loaded a step ahead where x's loads wait for them
-# (MASK_STEP_AHEAD; within 1% of one tile ahead, removed since; tile_ahead now times the default).
+# (tile_sweep_s5d.txt: the default then; "tile_ahead" the one-tile-ahead load that is the default
+# now, within 1%; the step-ahead load was removed from reduce.py) and the unroll of those tiles.
 CASE_SETS["s5d"] = [
     ((8192, 4, 8192), 0, "float16", "bcast_n"),
     ((8192, 4, 8192), 0, "bfloat16", "bcast_n"),
@@ -342,9 +336,8 @@ CASE_SETS["s5d"] = [
 ]
 VARIANT_SETS["s5d"] = {
     "default": {},
-    "tile_ahead": {"MASK_STEP_AHEAD": False},
-    "long_u8": {"LONG_KEPT_UNROLL": 8},
-    "long_u2": {"LONG_KEPT_UNROLL": 2},
+    "long_u8": {"LONG_UNROLL": 8},
+    "long_u2": {"LONG_UNROLL": 2},
     "short_u2": {"ONE_ROW_UNROLL": 2},
     "wide": {"NARROW_INDEX": False},
 }

@@ -16,15 +16,17 @@ How the work is laid out (``_plan``), from the shapes and strides alone:
   alike: x, mask and scale then share one register layout.
 - When there are too few programs to fill the GPU, k is split across programs (``splits``): each
   writes an fp32 partial sum, and the last program of each output tile to finish (an atomic
-  counter per tile) adds the tile's partials in a fixed order, in the same launch.
+  counter per tile) adds the tile's partials in a fixed order, in the same launch (with int64
+  offsets, a second kernel does).
 - Offsets are int32 where every offset of the launch fits, else int64.
 - Mask and scale values constant along k are loaded once per program; a mask that varies along
   k is loaded one tile ahead of x. The mask drops products with as few selects as it can: a
   mask constant along k is applied to the sums at the end; where x is read only where kept, a
-  0 scale stands in for dropped values; else each product is selected. Long column tiles of bf16 x under a dense mask load x with
-  an evict_first hint (``DENSE_BF16_X_EVICTION``; measured, not understood). Where the mask is constant along x's contiguous dim, x is
-  loaded only where the mask keeps it (whole vectors are kept or dropped, so dropped rows of x
-  are never read).
+  0 scale stands in for dropped values; else each product is selected. Long column tiles of
+  bf16 x under a dense mask load x with an evict_first hint (``DENSE_BF16_X_EVICTION``;
+  measured, not understood). Where the mask is constant along x's contiguous dim, x is loaded
+  only where the mask keeps it (whole vectors are kept or dropped, so dropped rows of x are
+  never read).
 
 A call whose shapes, strides, dtypes and devices were seen before (and the module's settings
 unchanged) reuses that call's checks and launch arguments (``_LAUNCHES``): the host time of a
@@ -143,6 +145,8 @@ HOIST_CONSTANT_MASK = True
 SKIP_DROPPED = True
 # A split reduce finishes in its one launch: the last program of each output tile to finish adds
 # the tile's partials (else a second kernel, ``_finalize_kernel``, does). Same sums, same order.
+# Launches with int64 offsets always take the second kernel: in one launch, 65536x4x8192 summed
+# over B under a dense mask ran 2067-2159 µs instead of 1440-1447 (docs/kernel-benchmarks.md).
 FINISH_SPLIT_IN_KERNEL = True
 # Apply a mask where that takes fewer selects than one per product: a mask constant along the
 # reduced dim to the sums; where x is read only where kept, to the scale (a 0 scale where dropped).
@@ -224,9 +228,10 @@ def _reduce_kernel(
     How the mask drops products (each result the same: dropped products add nothing, and an inf
     or NaN there never leaks): SELECT_PRODUCTS, a select on every product; MASK_SUMS (the mask is
     constant along k), a select on each sum at the end; ZERO_DROPPED_SCALE (with LOAD_ONLY_KEPT:
-    dropped x load as 0), a 0 scale where dropped, one select per scale value. ``DIM`` is the reduced dim in the tensors' own
-    order: the kernel never reads it, the launch-metadata hook does (with ``Mask``, which keeps
-    that order too, and ``Y``, the real output).
+    dropped x load as 0), a 0 scale where dropped, one select per scale value.
+    ``DIM`` is the reduced dim in the tensors' own order: the kernel never reads it, the
+    launch-metadata hook does (with ``Mask``, which keeps that order too, and ``Y``, the real
+    output).
     LOAD_ONLY_KEPT: x is read only where the mask keeps it. Set when the mask is constant along
     x's contiguous axis, where it keeps or drops whole vector loads; a mask that varies along
     that axis would split them into scalar loads, so x is then read whole (its memory sectors
@@ -307,7 +312,7 @@ def _reduce_kernel(
             if arrived == tl.num_programs(1) - 1:
                 tl.atomic_xchg(Arrivals + pid, 0, sem="relaxed", scope="gpu")
                 summed = tl.zeros((BLOCK_I,), dtype=tl.float32)
-                for s in range(0, tl.num_programs(1)):
+                for s in range(tl.num_programs(1)):
                     summed += tl.load(Partial + (s * size_o + o) * size_i + i, mask=i_ok, other=0.0,
                                       cache_modifier=".cg")
                 tl.store(Y + o * stride_yo + i * stride_yi, summed.to(Y.dtype.element_ty), mask=i_ok)
@@ -750,7 +755,7 @@ def _run(spec: LaunchSpec, x, mask, scale, out) -> None:
     partial, arrivals = out, None
     if spec.partial_shape is not None:
         partial = torch.empty(spec.partial_shape, dtype=torch.float32, device=x.device)
-        if FINISH_SPLIT_IN_KERNEL:
+        if FINISH_SPLIT_IN_KERNEL and not spec.constants["WIDE_INDEX"]:
             arrivals = _arrival_counters(x.device, spec.grid[0])
     _reduce_kernel[spec.grid](
         x, x if mask is None else mask, x if scale is None else scale, out, partial,

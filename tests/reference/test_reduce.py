@@ -410,6 +410,18 @@ def test_offsets_are_int32_only_where_every_offset_fits(shape, dim, fits):
     assert spec.constants["WIDE_INDEX"] == (not fits)
 
 
+@pytest.mark.parametrize(("shape", "one_launch"), [((8192, 4, 8192), True), ((65536, 4, 8192), False)])
+def test_split_reduce_takes_a_second_launch_only_with_int64_offsets(monkeypatch, shape, one_launch):
+    reduce_kernel, finalize = _LaunchRecorder(), _LaunchRecorder()
+    monkeypatch.setattr(REDUCE_MODULE, "_reduce_kernel", reduce_kernel)
+    monkeypatch.setattr(REDUCE_MODULE, "_finalize_kernel", finalize)
+    x = torch.empty(shape, dtype=torch.float16, device="meta")
+    REDUCE_MODULE.reduce(x, 0, torch.empty(shape, dtype=torch.bool, device="meta"))
+    assert reduce_kernel.launches[0]["SPLIT"] and reduce_kernel.launches[0]["WIDE_INDEX"] != one_launch
+    assert reduce_kernel.launches[0]["FINISH_IN_KERNEL"] == one_launch
+    assert len(finalize.launches) == (0 if one_launch else 1)
+
+
 def test_a_call_seen_before_reuses_its_launch_until_a_setting_changes(monkeypatch):
     recorder = _LaunchRecorder()
     monkeypatch.setattr(REDUCE_MODULE, "_reduce_kernel", recorder)
