@@ -258,9 +258,93 @@ VARIANT_SETS.update({
         "evict_x": EVICT_X,
     },
 })
+# Session 5: the split finished in-kernel and int32 offsets, on every row that missed a target.
+CASE_SETS["s5"] = [
+    ((8192, 4, 8192), 0, "float16", "none"),
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_n"),
+    ((8192, 4, 8192), 0, "float16", "bcast_m"),
+    ((8192, 4, 8192), 0, "float16", "dense"),
+    ((4, 8192, 8192), 1, "float16", "bcast_n"),
+    ((4, 8192, 8192), 1, "float16", "bcast_m"),
+    ((4, 8192, 8192), 1, "float16", "none"),
+    ((8192, 4, 8192), 1, "float16", "bcast_m"),
+    ((65536, 4, 8192), 1, "float16", "bcast_m"),
+    ((8192, 4, 8192), 2, "float16", "bcast_m"),
+    ((4, 8192, 8192), 2, "float16", "bcast_m"),
+    ((8192, 4, 8192), 2, "float16", "bcast_n"),
+    ((8192, 4, 8192), 2, "float16", "none"),
+]
+CASE_SETS["s5"] += [
+    ((4, 8192, 8192), 1, "bfloat16", "dense"),
+    ((65536, 4, 8192), 0, "float16", "bcast_n"),
+    ((65536, 4, 8192), 2, "float16", "bcast_m"),
+]
+SESSION4 = {"FINISH_SPLIT_IN_KERNEL": False, "NARROW_INDEX": False, "MASK_AFTER_SUM": False}
+VARIANT_SETS["s5"] = {
+    "default": {},
+    "select_all": {"MASK_AFTER_SUM": False},
+    "two_launches": {"FINISH_SPLIT_IN_KERNEL": False},
+    "wide": {"NARROW_INDEX": False},
+    "session4": SESSION4,
+    "long_u8": {"LONG_UNROLL": 8},
+    "split6": {"SPLIT_TARGET_PROGRAMS_PER_SM": 6},
+    "split12": {"SPLIT_TARGET_PROGRAMS_PER_SM": 12},
+    "short_u2": {"ONE_ROW_UNROLL": 2},
+    "short_c2048_w8": {"ONE_ROW_COLUMNS": 2048, "ONE_ROW_WARPS": 8},
+    "reuse_u4": {"REUSE_UNROLL": 4},
+    "row_u8": {"ROW_UNROLL": 8},
+}
+# Third session-5 pass: the split target, and long column tiles of several reduced rows (variants
+# kept_r4_u1, kept_r4_u2, kept_r2_u2, kept_r8_u1, rows4_u1, rows2_u2 of tile_sweep_s5c.txt:
+# 5-60% slower everywhere; their constants were removed from reduce.py).
+CASE_SETS["s5c"] = [
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_n"),
+    ((4, 8192, 8192), 1, "float16", "bcast_n"),
+    ((4, 8192, 8192), 1, "bfloat16", "bcast_n"),
+    ((65536, 4, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 0, "float16", "none"),
+    ((8192, 4, 8192), 0, "float16", "bcast_m"),
+    ((8192, 4, 8192), 0, "bfloat16", "dense"),
+    ((4, 8192, 8192), 1, "float16", "none"),
+    ((4, 8192, 8192), 1, "bfloat16", "bcast_m"),
+    ((4, 8192, 8192), 1, "bfloat16", "dense"),
+    ((65536, 4, 8192), 0, "float16", "none"),
+    ((65536, 4, 8192), 0, "float16", "bcast_m"),
+    ((8192, 4, 8192), 2, "float16", "bcast_n"),
+    ((4, 8192, 8192), 2, "bfloat16", "bcast_m"),
+]
+VARIANT_SETS["s5c"] = {
+    "default": {},
+    "split8": {"SPLIT_TARGET_PROGRAMS_PER_SM": 8},
+    "split5": {"SPLIT_TARGET_PROGRAMS_PER_SM": 5},
+    "wide": {"NARROW_INDEX": False},
+}
+# Fourth session-5 pass: a step's mask values loaded a step ahead where x's loads wait for them
+# (tile_sweep_s5d.txt: the default then; "tile_ahead" the one-tile-ahead load that is the default
+# now, within 1%; the step-ahead load was removed from reduce.py) and the unroll of those tiles.
+CASE_SETS["s5d"] = [
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_n"),
+    ((4, 8192, 8192), 1, "float16", "bcast_n"),
+    ((4, 8192, 8192), 1, "bfloat16", "bcast_n"),
+    ((65536, 4, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 1, "float16", "bcast_n"),
+    ((4, 8192, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 2, "float16", "bcast_n"),
+]
+VARIANT_SETS["s5d"] = {
+    "default": {},
+    "long_u8": {"LONG_UNROLL": 8},
+    "long_u2": {"LONG_UNROLL": 2},
+    "short_u2": {"ONE_ROW_UNROLL": 2},
+    "wide": {"NARROW_INDEX": False},
+}
 # Module constants that change the kernel without changing the plan.
 KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS",
-                  "SKIP_DROPPED", "HOIST_CONSTANT_MASK")
+                  "SKIP_DROPPED", "HOIST_CONSTANT_MASK", "FINISH_SPLIT_IN_KERNEL", "NARROW_INDEX",
+                  "MASK_AFTER_SUM")
 
 
 @contextlib.contextmanager

@@ -15,12 +15,22 @@ How the work is laid out (``_plan``), from the shapes and strides alone:
 - When k is not contiguous, a tile is one reduced row of ONE_ROW_COLUMNS columns, short or long k
   alike: x, mask and scale then share one register layout.
 - When there are too few programs to fill the GPU, k is split across programs (``splits``): each
-  writes an fp32 partial sum and a second kernel adds the partials in a fixed order.
+  writes an fp32 partial sum, and the last program of each output tile to finish (an atomic
+  counter per tile) adds the tile's partials in a fixed order, in the same launch (with int64
+  offsets, a second kernel does).
+- Offsets are int32 where every offset of the launch fits, else int64.
 - Mask and scale values constant along k are loaded once per program; a mask that varies along
-  k is loaded one tile ahead of x. Long column tiles of bf16 x under a dense mask load x with
-  an evict_first hint (``DENSE_BF16_X_EVICTION``; measured, not understood). Where the mask is constant along x's contiguous dim, x is
-  loaded only where the mask keeps it (whole vectors are kept or dropped, so dropped rows of x
-  are never read).
+  k is loaded one tile ahead of x. The mask drops products with as few selects as it can: a
+  mask constant along k is applied to the sums at the end; where x is read only where kept, a
+  0 scale stands in for dropped values; else each product is selected. Long column tiles of
+  bf16 x under a dense mask load x with an evict_first hint (``DENSE_BF16_X_EVICTION``;
+  measured, not understood). Where the mask is constant along x's contiguous dim, x is loaded
+  only where the mask keeps it (whole vectors are kept or dropped, so dropped rows of x are
+  never read).
+
+A call whose shapes, strides, dtypes and devices were seen before (and the module's settings
+unchanged) reuses that call's checks and launch arguments (``_LAUNCHES``): the host time of a
+call is on the path of every launch.
 
 An opt-in bounded autotune (``_tuned_plan``; STRIDELINT_REDUCE_AUTOTUNE=1 or ``AUTOTUNE =
 True``): on a CUDA device, inputs of AUTOTUNE_MIN_ELEMENTS or more time a few candidate layouts
@@ -37,6 +47,7 @@ L2 flush measures it) on 17 of 64 benchmark rows and a faster one on 10
 from __future__ import annotations
 
 import functools
+import operator
 import os
 import statistics
 from typing import NamedTuple
@@ -108,7 +119,7 @@ COLUMN_UNROLL = 1
 # SPLIT_MIN_STEPS loop steps long, and only for inputs of SPLIT_MIN_ELEMENTS or more (below that
 # the second launch costs more than it gains).
 SPLIT_MIN_PROGRAMS_PER_SM = 4
-SPLIT_TARGET_PROGRAMS_PER_SM = 8
+SPLIT_TARGET_PROGRAMS_PER_SM = 6
 SPLIT_MIN_STEPS = 4
 SPLIT_MIN_ELEMENTS = 2**22
 # Multiprocessors assumed where there is no CUDA device (Triton's interpreter): an H200's.
@@ -132,6 +143,17 @@ NUM_STAGES = None
 HOIST_CONSTANT_MASK = True
 # Read x only where the mask keeps it, when the mask is constant along x's contiguous dim.
 SKIP_DROPPED = True
+# A split reduce finishes in its one launch: the last program of each output tile to finish adds
+# the tile's partials (else a second kernel, ``_finalize_kernel``, does). Same sums, same order.
+# Launches with int64 offsets always take the second kernel: in one launch, 65536x4x8192 summed
+# over B under a dense mask ran 2067-2159 µs instead of 1440-1447 (docs/kernel-benchmarks.md).
+FINISH_SPLIT_IN_KERNEL = True
+# Apply a mask where that takes fewer selects than one per product: a mask constant along the
+# reduced dim to the sums; where x is read only where kept, to the scale (a 0 scale where dropped).
+MASK_AFTER_SUM = True
+# Offsets in int32 where every offset of the launch fits (else int64), as Inductor does.
+NARROW_INDEX = True
+INT32_MAX = 2**31 - 1
 # Bounded autotune (``_tuned_plan``): on CUDA inputs of AUTOTUNE_MIN_ELEMENTS or more, time the
 # candidates of the input's class AUTOTUNE_ROUNDS rounds of AUTOTUNE_REPS launches each
 # (interleaved, median of the rounds; fewer rounds where that would pass AUTOTUNE_MAX_SECONDS)
@@ -166,20 +188,21 @@ def _load_operand(ptr, o, i, k, i_ok, k_ok, live, stride_o, stride_i, stride_k,
     if not BROADCAST_O:
         ptr += o * stride_o
     if BROADCAST_I and BROADCAST_K:
-        tile = tl.load(ptr + tl.zeros((1, 1), dtype=tl.int32), mask=live[:, None], eviction_policy=EVICTION)
+        tile = tl.load(ptr + tl.zeros((1, 1), dtype=tl.int32), mask=live[:, None], other=0,
+                       eviction_policy=EVICTION)
     elif BROADCAST_K:
-        tile = tl.load(ptr + i * stride_i, mask=i_ok & live, eviction_policy=EVICTION)[:, None]
+        tile = tl.load(ptr + i * stride_i, mask=i_ok & live, other=0, eviction_policy=EVICTION)[:, None]
     elif BROADCAST_I:
-        tile = tl.load(ptr + k * stride_k, mask=k_ok, eviction_policy=EVICTION)[None, :]
+        tile = tl.load(ptr + k * stride_k, mask=k_ok, other=0, eviction_policy=EVICTION)[None, :]
     else:
         tile = tl.load(ptr + i[:, None] * stride_i + k[None, :] * stride_k, mask=i_ok[:, None] & k_ok[None, :],
-                       eviction_policy=EVICTION)
+                       other=0, eviction_policy=EVICTION)
     return tile
 
 
 @triton.jit(launch_metadata=reduce_launch_metadata)
 def _reduce_kernel(
-    X, Mask, Scale, Y, Partial, DIM,
+    X, Mask, Scale, Y, Partial, Arrivals, DIM,
     size_o, size_i, size_k, k_per_split,
     stride_xo, stride_xi, stride_xk,
     stride_mo, stride_mi, stride_mk,
@@ -190,29 +213,43 @@ def _reduce_kernel(
     BROADCAST_SO: tl.constexpr, BROADCAST_SI: tl.constexpr, BROADCAST_SK: tl.constexpr,
     PREFETCH_MASK: tl.constexpr, BLOCK_I: tl.constexpr, BLOCK_K: tl.constexpr, UNROLL: tl.constexpr,
     SPLIT: tl.constexpr, X_EVICTION: tl.constexpr, OPERAND_EVICTION: tl.constexpr, HOIST_MASK: tl.constexpr,
+    FINISH_IN_KERNEL: tl.constexpr, WIDE_INDEX: tl.constexpr,
+    MASK_SUMS: tl.constexpr, SELECT_PRODUCTS: tl.constexpr, ZERO_DROPPED_SCALE: tl.constexpr,
 ):
     """Y[o, i] = sum over k of X[o, i, k] * Scale[o, i, k] where Mask[o, i, k] != 0.
 
     Program (p, s) sums BLOCK_I outputs of one o over the s-th k_per_split-long stretch of k,
     BLOCK_K * UNROLL of k a loop step.
-    With SPLIT it writes fp32 partial sums to Partial[s, o, i] (contiguous) for
-    ``_finalize_kernel``; without, it writes Y. ``DIM`` is the reduced dim in the tensors' own
-    order: the kernel never reads it, the launch-metadata hook does (with ``Mask``, which keeps
-    that order too, and ``Y``, the real output).
+    With SPLIT it writes fp32 partial sums to Partial[s, o, i] (contiguous); without, it writes Y.
+    With SPLIT and FINISH_IN_KERNEL the last program of each output tile to finish (counted in
+    Arrivals[p], zero before the launch and reset to zero by that program) adds the tile's
+    partials in order of s, as ``_finalize_kernel`` would in a second launch.
+    WIDE_INDEX: offsets in int64; else int32 (the host checks that every offset fits).
+    How the mask drops products (each result the same: dropped products add nothing, and an inf
+    or NaN there never leaks): SELECT_PRODUCTS, a select on every product; MASK_SUMS (the mask is
+    constant along k), a select on each sum at the end; ZERO_DROPPED_SCALE (with LOAD_ONLY_KEPT:
+    dropped x load as 0), a 0 scale where dropped, one select per scale value.
+    ``DIM`` is the reduced dim in the tensors' own order: the kernel never reads it, the
+    launch-metadata hook does (with ``Mask``, which keeps that order too, and ``Y``, the real
+    output).
     LOAD_ONLY_KEPT: x is read only where the mask keeps it. Set when the mask is constant along
     x's contiguous axis, where it keeps or drops whole vector loads; a mask that varies along
     that axis would split them into scalar loads, so x is then read whole (its memory sectors
     are fetched anyway).
     """
     pid = tl.program_id(0)
+    split_index = tl.program_id(1)
+    if WIDE_INDEX:
+        pid = pid.to(tl.int64)
+        split_index = split_index.to(tl.int64)
     i_blocks = tl.cdiv(size_i, BLOCK_I)
-    o = (pid // i_blocks).to(tl.int64)
-    i = (pid % i_blocks).to(tl.int64) * BLOCK_I + tl.arange(0, BLOCK_I)
+    o = pid // i_blocks
+    i = (pid % i_blocks) * BLOCK_I + tl.arange(0, BLOCK_I)
     i_ok = i < size_i
-    k_lo = tl.program_id(1).to(tl.int64) * k_per_split
+    k_lo = split_index * k_per_split
     k_hi = tl.minimum(k_lo + k_per_split, size_k)
-    live = (k_lo + tl.zeros((1,), dtype=tl.int64)) < k_hi  # a block: the interpreter rejects a scalar mask
-    k = k_lo + tl.arange(0, BLOCK_K).to(tl.int64)
+    live = (k_lo + tl.zeros((1,), dtype=k_lo.dtype)) < k_hi  # a block: the interpreter rejects a scalar mask
+    k = k_lo + tl.arange(0, BLOCK_K)
     # Values constant along k: one load per program. With PREFETCH_MASK (x's loads wait for the
     # mask), each tile's mask is loaded one tile ahead (mask_next).
     if HAS_MASK and ((BROADCAST_MK and HOIST_MASK) or PREFETCH_MASK):
@@ -225,7 +262,7 @@ def _reduce_kernel(
     # UNROLL tiles a step, unrolled: their loads are independent, so they are in flight together.
     for k_step in range(k_lo, k_hi, BLOCK_K * UNROLL):
         for u in tl.static_range(UNROLL):
-            k = k_step + u * BLOCK_K + tl.arange(0, BLOCK_K).to(tl.int64)
+            k = k_step + u * BLOCK_K + tl.arange(0, BLOCK_K)
             k_ok = k < k_hi
             in_bounds = i_ok[:, None] & k_ok[None, :]
             keep = in_bounds
@@ -247,17 +284,38 @@ def _reduce_kernel(
                         eviction_policy=X_EVICTION).to(tl.float32)
             if HAS_SCALE:
                 if BROADCAST_SK:
-                    x *= scale_fixed
+                    scale = scale_fixed
                 else:
                     scale = _load_operand(Scale, o, i, k, i_ok, k_ok, live, stride_so, stride_si, stride_sk,
-                                          BROADCAST_SO, BROADCAST_SI, BROADCAST_SK, OPERAND_EVICTION)
-                    x *= scale.to(tl.float32)
-            # Masked-out products are dropped, not added as 0 * value: an inf or NaN there must not leak.
-            acc += tl.where(keep, x, 0.0)
+                                          BROADCAST_SO, BROADCAST_SI, BROADCAST_SK, OPERAND_EVICTION).to(tl.float32)
+                if ZERO_DROPPED_SCALE:
+                    # x was read only where kept (0 elsewhere): a 0 scale where dropped keeps an inf
+                    # or NaN scale out, one select per mask value instead of one per product.
+                    scale = tl.where(mask != 0, scale, 0.0)
+                x *= scale
+            # Masked-out products are dropped, not added as 0 * value: an inf or NaN there must not
+            # leak. Out of bounds, x and the operands load as 0.
+            if SELECT_PRODUCTS:
+                acc += tl.where(keep, x, 0.0)
+            else:
+                acc += x
+    if MASK_SUMS:  # a mask constant along k keeps or drops whole sums
+        acc = tl.where(mask_next != 0, acc, 0.0)
     total = tl.sum(acc, axis=1)
     if SPLIT:
-        partial_offsets = (tl.program_id(1).to(tl.int64) * size_o + o) * size_i + i
-        tl.store(Partial + partial_offsets, total, mask=i_ok)
+        tl.store(Partial + (split_index * size_o + o) * size_i + i, total, mask=i_ok)
+        if FINISH_IN_KERNEL:
+            # Every thread's partial is stored before one thread's release (the barrier), and
+            # the last program reads the partials only after its acquire, past L1 (.cg).
+            tl.debug_barrier()
+            arrived = tl.atomic_add(Arrivals + pid, 1, sem="acq_rel", scope="gpu")
+            if arrived == tl.num_programs(1) - 1:
+                tl.atomic_xchg(Arrivals + pid, 0, sem="relaxed", scope="gpu")
+                summed = tl.zeros((BLOCK_I,), dtype=tl.float32)
+                for s in range(tl.num_programs(1)):
+                    summed += tl.load(Partial + (s * size_o + o) * size_i + i, mask=i_ok, other=0.0,
+                                      cache_modifier=".cg")
+                tl.store(Y + o * stride_yo + i * stride_yi, summed.to(Y.dtype.element_ty), mask=i_ok)
     else:
         tl.store(Y + o * stride_yo + i * stride_yi, total.to(Y.dtype.element_ty), mask=i_ok)
 
@@ -434,6 +492,13 @@ def describe_plan(plan: Plan) -> str:
     return f"{plan.block_i}x{plan.block_k} w{plan.num_warps} u{plan.unroll} s{plan.splits}"
 
 
+# reduce's arguments less the tensors' addresses (shapes, strides, dtypes, devices, dim), and the
+# module's settings -> (launch, output shape, output dtype): a call seen before skips the checks
+# and the plan, whose host time is on the path of every launch (docs/kernel-benchmarks.md).
+# Not used with the autotune on. Cleared when full.
+_LAUNCHES: dict[tuple, tuple] = {}
+LAUNCH_CACHE_SIZE = 4096
+
 # (shapes, strides, dtypes, dim, device) -> the plan the autotune chose.
 _TUNED: dict[tuple, Plan] = {}
 
@@ -542,6 +607,19 @@ def reduce(x, dim, mask=None, scale=None, *, out=None, out_dtype=None):
     has ``x.shape`` without ``dim`` and dtype ``out_dtype`` (default ``x.dtype``); it is
     written to ``out`` when given. Raises ValueError on invalid inputs.
     """
+    key = None
+    if not AUTOTUNE:
+        key = (x.shape, x.stride(), x.dtype, x.device, dim, out_dtype, _operand_key(mask), _operand_key(scale),
+               _operand_key(out), _setting_values(globals()))
+        known = _LAUNCHES.get(key)
+        if known is not None:  # these arguments were validated and planned before: launch again
+            spec, out_shape, out_dtype = known
+            if out is None:
+                out = torch.empty(out_shape, dtype=out_dtype, device=x.device)
+            if spec is not None:
+                _run(spec, x, None if mask is None else mask.expand(x.shape),
+                     None if scale is None else scale.expand(x.shape), out)
+            return out
     if x.ndim != 3:
         raise ValueError(f"x must be 3-D, got shape {tuple(x.shape)}")
     if x.dtype not in X_DTYPES:
@@ -568,19 +646,67 @@ def reduce(x, dim, mask=None, scale=None, *, out=None, out_dtype=None):
     has_mask, has_scale = mask is not None, scale is not None
     mask = _expand_operand("mask", mask, x, MASK_DTYPES, "bool or an integer dtype") if has_mask else None
     scale = _expand_operand("scale", scale, x, SCALE_DTYPES, "a floating-point dtype") if has_scale else None
-    if out.numel() == 0:
-        return out
-
-    plan = _plan(x, dim, mask)
-    if _should_tune(x):
-        plan = _tuned_plan(x, dim, mask, scale, out, plan)
-    _launch(plan, x, dim, mask, scale, out)
+    spec = None
+    if out.numel() != 0:
+        plan = _plan(x, dim, mask)
+        if _should_tune(x):
+            plan = _tuned_plan(x, dim, mask, scale, out, plan)
+        spec = _launch_spec(plan, x, dim, mask, scale, out)
+        _run(spec, x, mask, scale, out)
+    if key is not None:
+        if len(_LAUNCHES) >= LAUNCH_CACHE_SIZE:
+            _LAUNCHES.clear()
+        _LAUNCHES[key] = (spec, out_shape, out_dtype)
     return out
 
 
-def _launch(plan: Plan, x, dim, mask, scale, out) -> None:
-    """Run ``plan`` on validated arguments (mask and scale expanded to x's shape, or None).
-    Its host time is on the path of every call, so strides are read once, as tuples."""
+def _operand_key(operand: torch.Tensor | None):
+    return None if operand is None else (operand.shape, operand.stride(), operand.dtype, operand.device)
+
+
+def _offsets_fit_int32(plan: Plan, sizes, strides) -> bool:
+    """Whether every offset the kernel computes fits int32: those of x, mask, scale and out
+    (strides along o, i, k) over the padded ranges its lanes cover, and of the partials."""
+    size_o, size_i, size_k = sizes
+    padded_i = _cdiv(size_i, plan.block_i) * plan.block_i
+    padded_k = size_k + plan.k_per_split + plan.block_k * (plan.unroll + 1)
+    spans = [plan.splits * size_o * padded_i + padded_i]
+    spans += [(size_o - 1) * so + (padded_i - 1) * si + (padded_k - 1) * sk for so, si, sk in strides]
+    return max(spans) <= INT32_MAX
+
+
+# (device, stream) -> int32 counters, all zero between launches (each launch's last programs
+# reset theirs). One set per stream: launches on one stream never overlap.
+_ARRIVALS: dict[tuple, torch.Tensor] = {}
+
+
+def _arrival_counters(device: torch.device, programs: int) -> torch.Tensor | None:
+    """Zeroed counters for ``programs`` output tiles of a split launch that finishes in-kernel;
+    None (finish in a second launch) where new ones would have to be made during a CUDA graph
+    capture, whose memory they must not outlive."""
+    stream = torch.cuda.current_stream(device).cuda_stream if device.type == "cuda" else None
+    key = (device, stream)
+    counters = _ARRIVALS.get(key)
+    if counters is None or counters.numel() < programs:
+        if device.type == "cuda" and torch.cuda.is_current_stream_capturing():
+            return None
+        counters = _ARRIVALS[key] = torch.zeros(max(programs, 1024), dtype=torch.int32, device=device)
+    return counters
+
+
+class LaunchSpec(NamedTuple):
+    """Everything one launch of a plan needs but the tensors' addresses (``_launch_spec``)."""
+
+    grid: tuple[int, int]
+    scalars: tuple  # the kernel's arguments after its six tensors: DIM, sizes, strides
+    constants: dict  # its constexpr arguments and launch options, FINISH_IN_KERNEL aside
+    partial_shape: tuple[int, int, int] | None  # (splits, size_o, size_i) where k is split
+    finalize: tuple | None  # the finalize kernel's grid and arguments after its two tensors
+
+
+def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
+    """The launch of ``plan`` on validated arguments (mask and scale expanded to x's shape, or
+    None), from their shapes, strides and dtypes alone."""
     has_mask, has_scale = mask is not None, scale is not None
     roles = (plan.outer, plan.inner, dim)
     shape, x_stride = x.shape, x.stride()
@@ -590,19 +716,21 @@ def _launch(plan: Plan, x, dim, mask, scale, out) -> None:
     fast_dim = _fast_dim(x)
     split = plan.splits > 1
     load_only_kept = SKIP_DROPPED and has_mask and mask.stride(fast_dim) == 0
-    partial = torch.empty((plan.splits, size_o, size_i), dtype=torch.float32, device=x.device) if split else out
+    programs = size_o * _cdiv(size_i, plan.block_i)
+    # Masks applied with fewer selects than one per product (MASK_AFTER_SUM): to the sums, where
+    # the mask is constant along k (and loaded once); to the scale, where x is read only where kept.
+    mask_sums = MASK_AFTER_SUM and has_mask and mask_stride[2] == 0 and HOIST_CONSTANT_MASK
+    skip_select = MASK_AFTER_SUM and load_only_kept and not mask_sums
     x_eviction = X_EVICTION
     if (x.dtype == torch.bfloat16 and fast_dim != dim and size_k > SHORT_K and has_mask
             and 0 not in mask_stride):
         x_eviction = DENSE_BF16_X_EVICTION
     out_stride = out.stride()
     out_o, out_i = out_stride[plan.outer - (plan.outer > dim)], out_stride[plan.inner - (plan.inner > dim)]
-    _reduce_kernel[(size_o * _cdiv(size_i, plan.block_i), plan.splits)](
-        x, mask if has_mask else x, scale if has_scale else x, out, partial, dim,
-        size_o, size_i, size_k, plan.k_per_split,
-        x_stride[plan.outer], x_stride[plan.inner], x_stride[dim],
-        *mask_stride, *scale_stride,
-        out_o, out_i,
+    x_roles = tuple(x_stride[d] for d in roles)
+    wide_index = not (NARROW_INDEX and _offsets_fit_int32(
+        plan, (size_o, size_i, size_k), (x_roles, mask_stride, scale_stride, (out_o, out_i, 0))))
+    constants = dict(
         HAS_MASK=has_mask, HAS_SCALE=has_scale,
         LOAD_ONLY_KEPT=load_only_kept,
         PREFETCH_MASK=load_only_kept or (PREFETCH_COLUMNS if fast_dim != dim else PREFETCH_ROWS),
@@ -612,9 +740,41 @@ def _launch(plan: Plan, x, dim, mask, scale, out) -> None:
         BROADCAST_SK=has_scale and scale_stride[2] == 0,
         BLOCK_I=plan.block_i, BLOCK_K=plan.block_k, UNROLL=plan.unroll, SPLIT=split,
         X_EVICTION=x_eviction, OPERAND_EVICTION=OPERAND_EVICTION, HOIST_MASK=HOIST_CONSTANT_MASK,
+        WIDE_INDEX=wide_index, MASK_SUMS=mask_sums, SELECT_PRODUCTS=has_mask and not (mask_sums or skip_select),
+        ZERO_DROPPED_SCALE=has_scale and skip_select,
         num_warps=plan.num_warps, **({} if NUM_STAGES is None else {"num_stages": NUM_STAGES}),
     )
-    if split:
-        _finalize_kernel[(_cdiv(size_o * size_i, FINALIZE_BLOCK),)](
-            partial, out, plan.splits, size_o, size_i, out_o, out_i, BLOCK=FINALIZE_BLOCK, num_warps=4,
-        )
+    scalars = (dim, size_o, size_i, size_k, plan.k_per_split, *x_roles, *mask_stride, *scale_stride, out_o, out_i)
+    finalize = ((_cdiv(size_o * size_i, FINALIZE_BLOCK),), (plan.splits, size_o, size_i, out_o, out_i))
+    return LaunchSpec((programs, plan.splits), scalars, constants,
+                      (plan.splits, size_o, size_i) if split else None, finalize if split else None)
+
+
+def _run(spec: LaunchSpec, x, mask, scale, out) -> None:
+    """Launch ``spec`` on these tensors (mask and scale expanded to x's shape, or None)."""
+    partial, arrivals = out, None
+    if spec.partial_shape is not None:
+        partial = torch.empty(spec.partial_shape, dtype=torch.float32, device=x.device)
+        if FINISH_SPLIT_IN_KERNEL and not spec.constants["WIDE_INDEX"]:
+            arrivals = _arrival_counters(x.device, spec.grid[0])
+    _reduce_kernel[spec.grid](
+        x, x if mask is None else mask, x if scale is None else scale, out, partial,
+        partial if arrivals is None else arrivals, *spec.scalars,
+        FINISH_IN_KERNEL=arrivals is not None, **spec.constants,
+    )
+    if spec.partial_shape is not None and arrivals is None:
+        grid, scalars = spec.finalize
+        _finalize_kernel[grid](partial, out, *scalars, BLOCK=FINALIZE_BLOCK, num_warps=4)
+
+
+def _launch(plan: Plan, x, dim, mask, scale, out) -> None:
+    """Run ``plan`` on validated arguments (mask and scale expanded to x's shape, or None)."""
+    _run(_launch_spec(plan, x, dim, mask, scale, out), x, mask, scale, out)
+
+
+# The module's settings (upper-case int, str or None constants): a call's cached launch holds
+# only while they keep the values it was planned with (tests and sweeps change them).
+_setting_values = operator.itemgetter(*sorted(
+    name for name, value in globals().items()
+    if name.isupper() and (value is None or isinstance(value, (int, str)))
+))

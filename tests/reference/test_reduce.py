@@ -133,14 +133,21 @@ def test_reduction_longer_than_one_tile():
 
 # The interpreter computes the discarded inf * 0 products with numpy, which warns.
 @pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
-@pytest.mark.parametrize("mask_shape", [SHAPE, SHAPE[:2] + (1,)], ids=["dense", "constant_along_rows"])
-def test_masked_out_inf_and_nan_do_not_leak(mask_shape):
-    mask = make_mask(mask_shape)
-    x = make_x().masked_fill(mask == 0, float("nan"))
-    scale = make_scale(SHAPE).masked_fill(mask == 0, float("inf"))
-    result = reduce(x, 1, mask, scale)
-    assert result.isfinite().all()
-    torch.testing.assert_close(result, reference_reduce(x, 1, mask, scale))
+@pytest.mark.parametrize("dim", range(3))
+@pytest.mark.parametrize("broadcast_dims", [(), (0,), (1,), (2,)], ids=["dense", "over_b", "over_m", "over_n"])
+def test_masked_out_inf_and_nan_do_not_leak(broadcast_dims, dim):
+    """Every way the kernel drops products (a select on each, on each sum where the mask is
+    constant along the reduced dim, a 0 scale where x is read only where kept)."""
+    assert_drops_inf_and_nan(make_mask(broadcast_base_shape(SHAPE, broadcast_dims)), dim)
+
+
+def assert_drops_inf_and_nan(mask, dim, shape=SHAPE):
+    x = make_x(shape).masked_fill(mask == 0, float("nan"))
+    # inf where dropped, or finite and constant along N (loaded once per tile row or program).
+    for scale in (make_scale(shape).masked_fill(mask == 0, float("inf")), make_scale(shape[:2] + (1,))):
+        result = reduce(x, dim, mask, scale)
+        assert result.isfinite().all()
+        torch.testing.assert_close(result, reference_reduce(x, dim, mask, scale))
 
 
 @pytest.mark.parametrize("dim", range(3))
@@ -227,17 +234,20 @@ def test_random_cases_match_torch_with_one_row_tiles(one_row_tiles, case):
     assert_matches_reference(*case)
 
 
-@pytest.fixture(params=["one_row_unrolled", "two_d"])
+@pytest.fixture(params=["one_row_unrolled", "two_d", "one_row_wide_two_launches"])
 def split_tiles(request, monkeypatch):
     """Tiny shapes take every path large ones do: short tiles along k, unrolled loop steps, the
-    reduced dim split across programs (fp32 partials, then the finalize kernel), rows sharing a
-    mask load, one-row or 2-D column tiles."""
+    reduced dim split across programs (fp32 partials added by the tile's last program, or by the
+    finalize kernel in a second launch), rows sharing a mask load, one-row or 2-D column tiles,
+    int32 or int64 offsets, masks applied to every product or to sums and scales."""
     overrides = {
         "SPLIT_MIN_ELEMENTS": 0, "SPLIT_MIN_PROGRAMS_PER_SM": 10**9, "SPLIT_TARGET_PROGRAMS_PER_SM": 10**9,
         "SPLIT_MIN_STEPS": 1, "ROW_TILE": 4, "ROW_ROWS": 2, "REUSE_ROWS": 2, "REUSE_TILE": 4,
     }
     if request.param == "two_d":
         overrides.update({"COLUMN_BLOCK_I": 2, "COLUMN_TILE": 4, "ONE_ROW_MAX_K": 0})
+    if request.param == "one_row_wide_two_launches":
+        overrides.update({"FINISH_SPLIT_IN_KERNEL": False, "NARROW_INDEX": False, "MASK_AFTER_SUM": False})
     else:
         overrides.update({"ONE_ROW_COLUMNS": 2, "ONE_ROW_MASKED_COLUMNS": 4, "ONE_ROW_UNROLL": 2, "ROW_UNROLL": 2, "REUSE_UNROLL": 3,
                           "SHORT_K": 3, "LONG_COLUMNS": 4, "LONG_UNROLL": 2})
@@ -261,6 +271,29 @@ def test_split_reduced_dim_with_masks_broadcast_every_way(split_tiles, mask_dtyp
     for broadcast_dims in BROADCAST_SUBSETS:
         mask = make_mask(broadcast_base_shape(x.shape, broadcast_dims), mask_dtype)
         assert_matches_reference(x, dim, mask.expand(x.shape), make_scale((3, 6, 1)))
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+@pytest.mark.parametrize("dim", range(3))
+def test_split_reduced_dim_drops_inf_and_nan(split_tiles, dim):
+    shape = (3, 6, 7)
+    for broadcast_dims in [(), (0,), (1,), (2,), (1, 2)]:
+        assert_drops_inf_and_nan(make_mask(broadcast_base_shape(shape, broadcast_dims)), dim, shape)
+
+
+def test_split_reduced_dim_finishes_in_one_launch_and_resets_its_counters(split_tiles, monkeypatch):
+    x, mask = make_x((3, 6, 7)), make_mask((3, 6, 1))
+    finalize = _LaunchRecorder()
+    monkeypatch.setattr(REDUCE_MODULE, "_finalize_kernel", finalize)
+    first = reduce(x, 1, mask)
+    assert REDUCE_MODULE._plan(x, 1, mask.expand(x.shape)).splits > 1
+    expect_second_launch = not REDUCE_MODULE.FINISH_SPLIT_IN_KERNEL
+    assert bool(finalize.launches) == expect_second_launch
+    if expect_second_launch:
+        return
+    assert all(int(counters.count_nonzero()) == 0 for counters in REDUCE_MODULE._ARRIVALS.values())
+    torch.testing.assert_close(first, reference_reduce(x, 1, mask))
+    assert torch.equal(reduce(x, 1, mask), first)  # the same sums in the same order
 
 
 def test_split_reduced_dim_writes_non_contiguous_out(split_tiles):
@@ -363,6 +396,47 @@ def test_x_eviction_hint_only_for_bf16_under_a_dense_mask_in_long_columns(monkey
     mask = None if mask_shape is None else torch.empty(mask_shape, dtype=torch.bool, device="meta")
     REDUCE_MODULE.reduce(x, dim, mask)
     assert recorder.launches[0]["X_EVICTION"] == eviction
+
+
+@pytest.mark.parametrize(("shape", "dim", "fits"), [
+    ((8192, 4, 8192), 0, True), ((4, 8192, 8192), 1, True), ((65536, 4, 8192), 2, False),
+    ((2**14, 4, 2**14), 1, True), ((2**15, 4, 2**14), 1, False),  # 2**30 and 2**31 elements
+])
+def test_offsets_are_int32_only_where_every_offset_fits(shape, dim, fits):
+    x = torch.empty(shape, dtype=torch.float16, device="meta")
+    mask = torch.empty(shape[:2] + (1,), dtype=torch.bool, device="meta").expand(shape)
+    out = torch.empty([size for d, size in enumerate(shape) if d != dim], dtype=torch.float16, device="meta")
+    spec = REDUCE_MODULE._launch_spec(REDUCE_MODULE._plan(x, dim, mask), x, dim, mask, None, out)
+    assert spec.constants["WIDE_INDEX"] == (not fits)
+
+
+@pytest.mark.parametrize(("shape", "one_launch"), [((8192, 4, 8192), True), ((65536, 4, 8192), False)])
+def test_split_reduce_takes_a_second_launch_only_with_int64_offsets(monkeypatch, shape, one_launch):
+    reduce_kernel, finalize = _LaunchRecorder(), _LaunchRecorder()
+    monkeypatch.setattr(REDUCE_MODULE, "_reduce_kernel", reduce_kernel)
+    monkeypatch.setattr(REDUCE_MODULE, "_finalize_kernel", finalize)
+    x = torch.empty(shape, dtype=torch.float16, device="meta")
+    REDUCE_MODULE.reduce(x, 0, torch.empty(shape, dtype=torch.bool, device="meta"))
+    assert reduce_kernel.launches[0]["SPLIT"] and reduce_kernel.launches[0]["WIDE_INDEX"] != one_launch
+    assert reduce_kernel.launches[0]["FINISH_IN_KERNEL"] == one_launch
+    assert len(finalize.launches) == (0 if one_launch else 1)
+
+
+def test_a_call_seen_before_reuses_its_launch_until_a_setting_changes(monkeypatch):
+    recorder = _LaunchRecorder()
+    monkeypatch.setattr(REDUCE_MODULE, "_reduce_kernel", recorder)
+    monkeypatch.setattr(REDUCE_MODULE, "_LAUNCHES", {})
+    x = torch.empty((64, 4, 4096), dtype=torch.float16, device="meta")
+    mask = torch.empty((64, 1, 4096), dtype=torch.bool, device="meta")
+    REDUCE_MODULE.reduce(x, 2, mask)
+    REDUCE_MODULE.reduce(x, 2, mask)
+    assert len(REDUCE_MODULE._LAUNCHES) == 1 and recorder.launches[0] == recorder.launches[1]
+    assert recorder.launches[0]["BLOCK_I"] == 4  # rows sharing the mask row (REUSE_ROWS)
+    monkeypatch.setattr(REDUCE_MODULE, "REUSE_ROWS", 2)
+    REDUCE_MODULE.reduce(x, 2, mask)
+    assert len(REDUCE_MODULE._LAUNCHES) == 2 and recorder.launches[2]["BLOCK_I"] == 2
+    with pytest.raises(ValueError, match="broadcastable"):  # a new signature is checked again
+        REDUCE_MODULE.reduce(x, 2, torch.empty((64, 2, 4096), dtype=torch.bool, device="meta"))
 
 
 @pytest.mark.parametrize("shape", [(8192, 4, 8192), (4, 8192, 8192)])
