@@ -69,8 +69,8 @@ def lint_text(
     runs, in stages, each cheaper and more selective than the next (ARCHITECTURE.md): the
     pre-filter on the interpreter's tree (any broadcast trigger in the file?), the screen on
     the same tree (which functions can a finding involve?), then LibCST and the analysis on
-    those functions only; a file where they find something is checked again whole, so its
-    findings and fixes are the full path's. `prefilter=False` (or STRIDELINT_FULL_PATH=1 in
+    those functions only; a file where they find something with a fix is checked again
+    whole, so its findings and fixes are the full path's. `prefilter=False` (or STRIDELINT_FULL_PATH=1 in
     the environment) parses and analyses every file whole: the tests and the speed benchmark
     use it to prove the stages never change a finding; `recheck_whole=False` returns what the
     screened functions alone give (the tests compare it with the whole file's)."""
@@ -107,9 +107,7 @@ def lint_text(
                 return _with_suppressions(LintResult([]), enabled, suppressions, config, path)
             if not reduced.whole:
                 parsed = _lint_parsed(source, reduced.text, enabled, config, path)
-                if parsed is not None and (
-                    not recheck_whole or not parsed[0].findings and not parsed[0].internal_errors
-                ):
+                if parsed is not None and (not recheck_whole or _final(parsed[0])):
                     return _with_suppressions(parsed[0], enabled, suppressions, config, path)
     parsed = _lint_parsed(source, source.text, enabled, config, path)
     assert parsed is not None  # the file's own text always gives an answer
@@ -117,6 +115,14 @@ def lint_text(
     if is_syntax_error:
         return result
     return _with_suppressions(result, enabled, suppressions, config, path)
+
+
+def _final(screened: LintResult) -> bool:
+    """Whether what the screened functions give is the file's answer: every function a
+    finding involves is kept, so its findings, messages and evidence are the whole file's;
+    only a fix reads the rest of the module (names in use, where a helper goes), and an
+    internal error may come from the reduction: those files are checked again whole."""
+    return not screened.internal_errors and all(f.fix is None for f in screened.findings)
 
 
 def _lint_parsed(
