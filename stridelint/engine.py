@@ -359,6 +359,8 @@ def check_file(
         return FileReport(display, "", error=error.strerror or str(error))
     key = cache.key(config.relative_path(path), data) if cache else None
     cached = cache.load(key) if cache and key else None
+    if cached == []:  # nothing to show: the text is not needed
+        return FileReport(display, "")
     if cached is not None and not (
         mode.apply and any(f.fix and f.fix.applies_under(mode.unsafe) for f in cached)
     ):
@@ -426,15 +428,63 @@ def run_files(
 ) -> list[FileReport]:
     """Check files, in parallel worker processes when it pays; reports keep the files' order.
 
+    With a cache, a file last checked clean whose (mtime, size) did not change since is not
+    read at all (a warm run of a whole repository is then one `stat` per file).
     `on_checked` is called once per file as its report arrives (a progress bar's tick).
     """
+    clean = cache.clean_files() if cache else {}
+    stamps: dict[int, tuple[int, int] | None] = {}
+    done: dict[int, list[FileReport]] = {}
+    for index, path in enumerate(files):
+        stamp = _stamp(path) if cache and path.suffix != ".ipynb" else None
+        if stamp is not None and clean.get(os.path.abspath(path)) == stamp:
+            done[index] = _ticked(FileReport(str(path), ""), on_checked)
+        else:
+            stamps[index] = stamp
+    todo = list(stamps)
     work = functools.partial(_check_file_lean, config=config, mode=mode, cache=cache)
-    if jobs <= 1 or len(files) < 8 * jobs:  # a pool costs more than a pre-commit batch
-        reports = map(work, files)
-        return [r for report in reports for r in _ticked(report, on_checked)]
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-        reports = pool.map(work, files, chunksize=max(1, min(16, len(files) // (4 * jobs))))
-        return [r for report in reports for r in _ticked(report, on_checked)]
+    if jobs <= 1 or len(todo) < 8 * jobs:  # a pool costs more than a pre-commit batch
+        reports = map(work, (files[i] for i in todo))
+        done.update((i, _ticked(report, on_checked)) for i, report in zip(todo, reports))
+    else:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+            chunks = max(1, min(16, len(todo) // (4 * jobs)))
+            reports = pool.map(work, (files[i] for i in todo), chunksize=chunks)
+            done.update((i, _ticked(report, on_checked)) for i, report in zip(todo, reports))
+    if cache and todo:
+        _remember_clean(cache, clean, files, stamps, done)
+    return [report for index in range(len(files)) for report in done[index]]
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_mtime_ns, info.st_size
+
+
+def _remember_clean(
+    cache: ResultCache,
+    clean: dict[str, tuple[int, int]],
+    files: list[Path],
+    stamps: dict[int, tuple[int, int] | None],
+    done: dict[int, list[FileReport]],
+) -> None:
+    """Update the index of clean files with the files this run read: stamped (before they
+    were read, so a change while checking makes the next run read the file again) when they
+    have nothing to report, dropped otherwise."""
+    before = dict(clean)
+    for index, stamp in stamps.items():
+        key = os.path.abspath(files[index])
+        reports = done[index]
+        report = reports[0] if len(reports) == 1 else None
+        if stamp is not None and report is not None and report.is_clean():
+            clean[key] = stamp
+        else:
+            clean.pop(key, None)
+    if clean != before:
+        cache.store_clean_files(clean)
 
 
 def _check_file_lean(

@@ -78,3 +78,10 @@ class FileReport:
     original_source: str | None = None  # set when fixes changed the text
     error: str | None = None  # one-line reason the file could not be checked (exit 2)
     internal_errors: list[str] = field(default_factory=list)  # a rule or fix failed (exit 2)
+
+    def is_clean(self) -> bool:
+        """Nothing to report and nothing changed: what the cache's index of clean files holds."""
+        return not (
+            self.findings or self.error or self.internal_errors or self.fixed_count
+            or self.original_source is not None
+        )
