@@ -129,3 +129,17 @@ def test_real_files_with_findings_give_the_full_path_output():
         without_fix += any(f.fix is None for f in full.findings)
         _same_output(file.read_bytes(), config, file)
     assert without_fix >= 4
+
+
+def test_an_annotated_assignment_with_a_broadcast_dim_gives_the_full_path_output(tmp_path):
+    """The pre-filter once read `#` dims in parameter annotations only and dropped this file,
+    whose finding the full path reports."""
+    text = (
+        "import triton\n\n\n@triton.jit\ndef kernel(X, Y):\n    pass\n\n\n"
+        "def wrapper(x):\n    mask: \"Bool[Tensor, '#b n']\" = load_mask(x)\n"
+        "    kernel[(1,)](x, mask)\n    return mask.float().sum()\n"
+    )
+    path = tmp_path / "annotated.py"
+    config = load_config(tmp_path, isolated=True)
+    assert lint_text(decode(text.encode()), config, path, prefilter=False).findings
+    _same_output(text.encode(), config, path)
