@@ -35,28 +35,29 @@ class ResultCache:
         digest.update(data)
         return digest.hexdigest()
 
-    def _clean_index(self) -> Path:
+    def _file_index(self) -> Path:
         digest = hashlib.sha256(f"{FORMAT}\0{self.settings}".encode()).hexdigest()[:16]
-        return self.directory / f"clean-{digest}.index"
+        return self.directory / f"files-{digest}.index"
 
-    def clean_files(self) -> dict[str, tuple[int, int]]:
-        """The files last checked with nothing to report (no finding, no error), by absolute
-        path, with their (mtime_ns, size) when they were read: a file whose stat still says
-        the same is not read again (Ruff's rule too). Any damage reads as an empty index."""
+    def file_index(self) -> dict[str, tuple[int, int, bool]]:
+        """The files last checked without an error, by absolute path: their (mtime_ns, size)
+        when they were read, and whether they had findings. A clean file whose stat still
+        says the same is not read again (Ruff's rule too); one with findings is served from
+        its entry in this process. Any damage reads as an empty index."""
         try:
-            document = json.loads(self._clean_index().read_text(encoding="utf-8"))
+            document = json.loads(self._file_index().read_text(encoding="utf-8"))
             if document.get("format") != FORMAT or document.get("settings") != self.settings:
                 return {}
             return {
-                _str(path): (_int(mtime), _int(size))
-                for path, (mtime, size) in document["files"].items()
+                _str(path): (_int(mtime), _int(size), _bool(flagged))
+                for path, (mtime, size, flagged) in document["files"].items()
             }
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return {}
 
-    def store_clean_files(self, files: dict[str, tuple[int, int]]) -> None:
+    def store_file_index(self, files: dict[str, tuple[int, int, bool]]) -> None:
         document = {"format": FORMAT, "settings": self.settings, "files": files}
-        self._write(self._clean_index(), document)
+        self._write(self._file_index(), document)
 
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"
@@ -122,6 +123,12 @@ def _encode(finding: Finding) -> dict[str, Any]:
 def _int(value: Any) -> int:
     if type(value) is not int:
         raise TypeError("not an int")
+    return value
+
+
+def _bool(value: Any) -> bool:
+    if type(value) is not bool:
+        raise TypeError("not a bool")
     return value
 
 

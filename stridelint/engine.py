@@ -429,21 +429,26 @@ def run_files(
     """Check files, in parallel worker processes when it pays; reports keep the files' order.
 
     With a cache, a file last checked clean whose (mtime, size) did not change since is not
-    read at all (a warm run of a whole repository is then one `stat` per file).
+    read at all (a warm run of a whole repository is then one `stat` per file), and files
+    last checked with findings, unchanged, are served from their entries here: a pool of
+    workers only starts for files the index does not know.
     `on_checked` is called once per file as its report arrives (a progress bar's tick).
     """
-    clean = cache.clean_files() if cache else {}
+    index = cache.file_index() if cache else {}
     stamps: dict[int, tuple[int, int] | None] = {}
     done: dict[int, list[FileReport]] = {}
-    for index, path in enumerate(files):
+    unknown = 0  # files to check that are not unchanged entries of the index
+    for position, path in enumerate(files):
         stamp = _stamp(path) if cache and path.suffix != ".ipynb" else None
-        if stamp is not None and clean.get(os.path.abspath(path)) == stamp:
-            done[index] = _ticked(FileReport(str(path), ""), on_checked)
-        else:
-            stamps[index] = stamp
+        known = index.get(os.path.abspath(path)) if stamp is not None else None
+        if known is not None and known[:2] == stamp and not known[2]:
+            done[position] = _ticked(FileReport(str(path), ""), on_checked)
+            continue
+        stamps[position] = stamp
+        unknown += known is None or known[:2] != stamp or mode.apply
     todo = list(stamps)
     work = functools.partial(_check_file_lean, config=config, mode=mode, cache=cache)
-    if jobs <= 1 or len(todo) < 8 * jobs:  # a pool costs more than a pre-commit batch
+    if jobs <= 1 or unknown < 8 * jobs:  # a pool costs more than a pre-commit batch
         reports = map(work, (files[i] for i in todo))
         done.update((i, _ticked(report, on_checked)) for i, report in zip(todo, reports))
     else:
@@ -452,8 +457,8 @@ def run_files(
             reports = pool.map(work, (files[i] for i in todo), chunksize=chunks)
             done.update((i, _ticked(report, on_checked)) for i, report in zip(todo, reports))
     if cache and todo:
-        _remember_clean(cache, clean, files, stamps, done)
-    return [report for index in range(len(files)) for report in done[index]]
+        _remember(cache, index, files, stamps, done)
+    return [report for position in range(len(files)) for report in done[position]]
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
@@ -464,27 +469,27 @@ def _stamp(path: Path) -> tuple[int, int] | None:
     return info.st_mtime_ns, info.st_size
 
 
-def _remember_clean(
+def _remember(
     cache: ResultCache,
-    clean: dict[str, tuple[int, int]],
+    index: dict[str, tuple[int, int, bool]],
     files: list[Path],
     stamps: dict[int, tuple[int, int] | None],
     done: dict[int, list[FileReport]],
 ) -> None:
-    """Update the index of clean files with the files this run read: stamped (before they
-    were read, so a change while checking makes the next run read the file again) when they
-    have nothing to report, dropped otherwise."""
-    before = dict(clean)
-    for index, stamp in stamps.items():
-        key = os.path.abspath(files[index])
-        reports = done[index]
+    """Update the file index with the files this run read, stamped before they were read (a
+    change while checking makes the next run read the file again): a file with nothing to
+    report, or with findings and no error or change, is indexed; any other is dropped."""
+    before = dict(index)
+    for position, stamp in stamps.items():
+        key = os.path.abspath(files[position])
+        reports = done[position]
         report = reports[0] if len(reports) == 1 else None
-        if stamp is not None and report is not None and report.is_clean():
-            clean[key] = stamp
+        if stamp is not None and report is not None and report.is_clean(findings_allowed=True):
+            index[key] = (*stamp, bool(report.findings))
         else:
-            clean.pop(key, None)
-    if clean != before:
-        cache.store_clean_files(clean)
+            index.pop(key, None)
+    if index != before:
+        cache.store_file_index(index)
 
 
 def _check_file_lean(

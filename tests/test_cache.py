@@ -325,6 +325,30 @@ def test_a_clean_file_changed_since_is_read_again(project):
     assert read == [path] and reports[0].findings == project.fresh(path) != []
 
 
+def test_a_warm_run_serves_unchanged_files_with_findings_without_a_pool(project, monkeypatch):
+    """Workers start only for files the index does not know: a warm run whose files all
+    have findings (so each is read to show them) stays in this process."""
+    import concurrent.futures
+
+    paths = [project.write(f"m{i}.py", FLOAT_SUM.replace("f(", f"f{i}(")) for i in range(17)]
+    cache_dir = project.root / "cache"
+
+    def run():
+        cache = default_cache(project.config, cache_dir)
+        return run_files(paths, project.config, FixMode(), jobs=1, cache=cache)
+
+    cold = run()
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a warm run started worker processes")
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_pool)
+    cache = default_cache(project.config, cache_dir)
+    warm = run_files(paths, project.config, FixMode(), jobs=2, cache=cache)
+    assert [r.findings for r in warm] == [r.findings for r in cold]
+    assert all(r.findings for r in warm)
+
+
 # ---- through the command line -----------------------------------------------------------------
 
 # Set by tests/test_cache_mutants.py: a folder whose sitecustomize.py breaks the cache in the

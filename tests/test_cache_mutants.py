@@ -17,7 +17,7 @@ Mutants:
     key-ignores-version  key and folder use the version this session started with
     fragile-load         `load` without its checks: no key/format check, errors propagate
     fragile-store        `store` whose write errors propagate
-    index-drops          the index of clean files is never written
+    index-drops          the file index is never written
     index-ignores-stamp  every file looks unchanged to the index (its stat is not read)
 """
 
@@ -112,7 +112,7 @@ def _fragile_store(monkeypatch):
 
 
 def _index_drops(monkeypatch):
-    monkeypatch.setattr(ResultCache, "store_clean_files", lambda self, files: None)
+    monkeypatch.setattr(ResultCache, "store_file_index", lambda self, files: None)
 
 
 def _index_ignores_stamp(monkeypatch):
@@ -170,6 +170,7 @@ CATCHES: list[tuple[Callable, dict, set[str]]] = [
     (t.test_run_files_uses_the_default_cache, {}, BROKEN),
     (t.test_an_unchanged_clean_file_is_not_read_again, {}, {"index-drops"}),
     (t.test_a_clean_file_changed_since_is_read_again, {}, {"index-ignores-stamp"}),
+    (t.test_a_warm_run_serves_unchanged_files_with_findings_without_a_pool, {}, {"index-drops"}),
     (t.test_the_cli_reuses_its_cache_and_no_cache_leaves_none, {}, BROKEN),
 ]  # fmt: skip
 
