@@ -35,6 +35,30 @@ class ResultCache:
         digest.update(data)
         return digest.hexdigest()
 
+    def _file_index(self) -> Path:
+        digest = hashlib.sha256(f"{FORMAT}\0{self.settings}".encode()).hexdigest()[:16]
+        return self.directory / f"files-{digest}.index"
+
+    def file_index(self) -> dict[str, tuple[int, int, bool]]:
+        """The files last checked without an error, by absolute path: their (mtime_ns, size)
+        when they were read, and whether they had findings. A clean file whose stat still
+        says the same is not read again (Ruff's rule too); one with findings is served from
+        its entry in this process. Any damage reads as an empty index."""
+        try:
+            document = json.loads(self._file_index().read_text(encoding="utf-8"))
+            if document.get("format") != FORMAT or document.get("settings") != self.settings:
+                return {}
+            return {
+                _str(path): (_int(mtime), _int(size), _bool(flagged))
+                for path, (mtime, size, flagged) in document["files"].items()
+            }
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return {}
+
+    def store_file_index(self, files: dict[str, tuple[int, int, bool]]) -> None:
+        document = {"format": FORMAT, "settings": self.settings, "files": files}
+        self._write(self._file_index(), document)
+
     def _path(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"
 
@@ -48,8 +72,10 @@ class ResultCache:
             return None
 
     def store(self, key: str, findings: list[Finding]) -> None:
-        path = self._path(key)
         document = {"format": FORMAT, "key": key, "findings": [_encode(f) for f in findings]}
+        self._write(self._path(key), document)
+
+    def _write(self, path: Path, document: dict[str, Any]) -> None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             _ignore_folder(self.directory.parent)

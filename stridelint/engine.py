@@ -69,8 +69,8 @@ def lint_text(
     runs, in stages, each cheaper and more selective than the next (ARCHITECTURE.md): the
     pre-filter on the interpreter's tree (any broadcast trigger in the file?), the screen on
     the same tree (which functions can a finding involve?), then LibCST and the analysis on
-    those functions only; a file where they find something is checked again whole, so its
-    findings and fixes are the full path's. `prefilter=False` (or STRIDELINT_FULL_PATH=1 in
+    those functions only; a file where they find something with a fix is checked again
+    whole, so its findings and fixes are the full path's. `prefilter=False` (or STRIDELINT_FULL_PATH=1 in
     the environment) parses and analyses every file whole: the tests and the speed benchmark
     use it to prove the stages never change a finding; `recheck_whole=False` returns what the
     screened functions alone give (the tests compare it with the whole file's)."""
@@ -107,9 +107,7 @@ def lint_text(
                 return _with_suppressions(LintResult([]), enabled, suppressions, config, path)
             if not reduced.whole:
                 parsed = _lint_parsed(source, reduced.text, enabled, config, path)
-                if parsed is not None and (
-                    not recheck_whole or not parsed[0].findings and not parsed[0].internal_errors
-                ):
+                if parsed is not None and (not recheck_whole or _final(parsed[0])):
                     return _with_suppressions(parsed[0], enabled, suppressions, config, path)
     parsed = _lint_parsed(source, source.text, enabled, config, path)
     assert parsed is not None  # the file's own text always gives an answer
@@ -117,6 +115,14 @@ def lint_text(
     if is_syntax_error:
         return result
     return _with_suppressions(result, enabled, suppressions, config, path)
+
+
+def _final(screened: LintResult) -> bool:
+    """Whether what the screened functions give is the file's answer: every function a
+    finding involves is kept, so its findings, messages and evidence are the whole file's;
+    only a fix reads the rest of the module (names in use, where a helper goes), and an
+    internal error may come from the reduction: those files are checked again whole."""
+    return not screened.internal_errors and all(f.fix is None for f in screened.findings)
 
 
 def _lint_parsed(
@@ -355,6 +361,8 @@ def check_file(
         return FileReport(display, "", error=error.strerror or str(error))
     key = cache.key(config.relative_path(path), data) if cache else None
     cached = cache.load(key) if cache and key else None
+    if cached == []:  # nothing to show: the text is not needed
+        return FileReport(display, "")
     if cached is not None and not (
         mode.apply and any(f.fix and f.fix.applies_under(mode.unsafe) for f in cached)
     ):
@@ -422,15 +430,68 @@ def run_files(
 ) -> list[FileReport]:
     """Check files, in parallel worker processes when it pays; reports keep the files' order.
 
+    With a cache, a file last checked clean whose (mtime, size) did not change since is not
+    read at all (a warm run of a whole repository is then one `stat` per file), and files
+    last checked with findings, unchanged, are served from their entries here: a pool of
+    workers only starts for files the index does not know.
     `on_checked` is called once per file as its report arrives (a progress bar's tick).
     """
+    index = cache.file_index() if cache else {}
+    stamps: dict[int, tuple[int, int] | None] = {}
+    done: dict[int, list[FileReport]] = {}
+    unknown = 0  # files to check that are not unchanged entries of the index
+    for position, path in enumerate(files):
+        stamp = _stamp(path) if cache and path.suffix != ".ipynb" else None
+        known = index.get(os.path.abspath(path)) if stamp is not None else None
+        if known is not None and known[:2] == stamp and not known[2]:
+            done[position] = _ticked(FileReport(str(path), ""), on_checked)
+            continue
+        stamps[position] = stamp
+        unknown += known is None or known[:2] != stamp or mode.apply
+    todo = list(stamps)
     work = functools.partial(_check_file_lean, config=config, mode=mode, cache=cache)
-    if jobs <= 1 or len(files) < 8 * jobs:  # a pool costs more than a pre-commit batch
-        reports = map(work, files)
-        return [r for report in reports for r in _ticked(report, on_checked)]
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-        reports = pool.map(work, files, chunksize=max(1, min(16, len(files) // (4 * jobs))))
-        return [r for report in reports for r in _ticked(report, on_checked)]
+    if jobs <= 1 or unknown < 8 * jobs:  # a pool costs more than a pre-commit batch
+        reports = map(work, (files[i] for i in todo))
+        done.update((i, _ticked(report, on_checked)) for i, report in zip(todo, reports))
+    else:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+            chunks = max(1, min(16, len(todo) // (4 * jobs)))
+            reports = pool.map(work, (files[i] for i in todo), chunksize=chunks)
+            done.update((i, _ticked(report, on_checked)) for i, report in zip(todo, reports))
+    if cache and todo:
+        _remember(cache, index, files, stamps, done)
+    return [report for position in range(len(files)) for report in done[position]]
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_mtime_ns, info.st_size
+
+
+def _remember(
+    cache: ResultCache,
+    index: dict[str, tuple[int, int, bool]],
+    files: list[Path],
+    stamps: dict[int, tuple[int, int] | None],
+    done: dict[int, list[FileReport]],
+) -> None:
+    """Update the file index with the files this run read, stamped before they were read (a
+    change while checking makes the next run read the file again): a file with nothing to
+    report, or with findings and no error or change, is indexed; any other is dropped."""
+    before = dict(index)
+    for position, stamp in stamps.items():
+        key = os.path.abspath(files[position])
+        reports = done[position]
+        report = reports[0] if len(reports) == 1 else None
+        if stamp is not None and report is not None and report.is_clean(findings_allowed=True):
+            index[key] = (*stamp, bool(report.findings))
+        else:
+            index.pop(key, None)
+    if index != before:
+        cache.store_file_index(index)
 
 
 def _check_file_lean(

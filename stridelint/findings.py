@@ -81,3 +81,11 @@ class FileReport:
     original_source: str | None = None  # set when fixes changed the text
     error: str | None = None  # one-line reason the file could not be checked (exit 2)
     internal_errors: list[str] = field(default_factory=list)  # a rule or fix failed (exit 2)
+
+    def is_clean(self, *, findings_allowed: bool = False) -> bool:
+        """Nothing to report (findings aside, if allowed) and nothing changed: what the
+        cache's file index holds."""
+        return not (
+            (self.findings and not findings_allowed) or self.error or self.internal_errors
+            or self.fixed_count or self.original_source is not None
+        )

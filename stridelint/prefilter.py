@@ -8,7 +8,8 @@ mention strides everywhere but never compare one with 0):
   (`expand`, `broadcast_to`, `broadcast_tensors`, `as_strided`, ...; imports and aliases
   included);
 - a string that says "broadcast" (a docstring, a hook's documented `args` entry);
-- a `#` in a string inside a parameter annotation (a jaxtyping broadcastable dim);
+- a `#` in a string inside a parameter's or an annotated assignment's annotation (a
+  jaxtyping broadcastable dim);
 - a comparison of a stride with 0: `x.stride(d) == 0`, `x.stride()[d] != 0`, `s == 0` or
   `s[d] == 0` where `s` was assigned from `x.stride(...)`, or from a call to a function of the
   module when the module reads strides somewhere (a helper returning strides);
@@ -115,6 +116,9 @@ def may_have_findings(tree: ast.AST, broadcast_hints: Iterable[str] = ()) -> boo
             if names_a_source(node.arg, hints) or (
                 node.annotation is not None and has_string_with(node.annotation, "#")
             ):
+                return True
+        elif kind is ast.AnnAssign:  # `mask: Bool[Tensor, "#b n"] = load()`
+            if has_string_with(node.annotation, "#"):
                 return True
         elif kind is ast.Assign:
             value = node.value

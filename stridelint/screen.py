@@ -11,10 +11,13 @@ A *unit* is a function at module level or directly in a module-level class; ever
 always kept. What the analysis (analysis/module.py) carries across functions decides what a
 kept unit drags in, by name and conservatively (any `Name` or attribute spelled like a unit):
 
-- a *seed* holds a broadcast trigger of its own: an attribute spelling a source word
-  (`.expand`), a name an import binds to a source (resolved as the analysis does, not by
-  spelling), a string saying "broadcast", a `#` dim in an annotation, a stride compared
-  with 0 (with the module's stride helpers): the only places a broadcast value can start;
+- a *seed* holds a broadcast trigger of its own, as the analysis reads it: an attribute
+  named exactly as a source (`.expand`, `torch.broadcast_to`: the analysis matches methods
+  and qualified names exactly, so `tl.expand_dims` is none), a name an import binds to a
+  source (resolved as the analysis does, not by spelling), a function docstring saying
+  "broadcast" (the only strings evidence reads: an error message or a class docstring
+  saying it is no seed), a `#` dim in an annotation, a stride compared with 0 (with the
+  module's stride helpers): the only places a broadcast value can start;
 - facts flow forward: from a seed and from the module-level code (always kept) to the
   functions it names (callees, launched kernels, their hooks, stride helpers), transitively;
 - scope flows backward: a POSSIBLE finding is reported only in a function reachable from a
@@ -44,7 +47,6 @@ from stridelint.prefilter import (
     compared_with_zero,
     has_string_with,
     is_stride_read,
-    names_a_source,
     reads_stride_name,
 )
 
@@ -54,6 +56,9 @@ _SOURCES = (
     | torch_ops.STRIDED_FUNCTIONS
 )  # fmt: skip
 _LINE_BREAK = re.compile(r"\r\n|\n|\r")
+# Attribute names that can make a broadcast: the source methods, and the last names of the
+# source functions (`torch.broadcast_to`, `utils.broadcast_all`), matched exactly.
+_SOURCE_ATTRIBUTES = torch_ops.BROADCAST_METHODS | frozenset(q.rsplit(".", 1)[-1] for q in _SOURCES)
 
 
 @dataclass
@@ -279,11 +284,10 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
             continue  # a source only if an import binds it to one (_resolve_source_names)
         if kind is ast.Attribute:
             unit.attributes.add(node.attr)
-            if names_a_source(node.attr, hints):
+            if node.attr in _SOURCE_ATTRIBUTES or node.attr in hints:
                 unit.hit = True
         elif kind is ast.Constant:
-            value = node.value
-            if type(value) is str and ("broadcast" in value.lower() or value in hints):
+            if type(node.value) is str and node.value in hints:
                 unit.hit = True
             continue
         elif kind is ast.alias:  # what it binds is a source where it is used
@@ -291,6 +295,9 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
             continue
         elif kind is ast.arg:  # its name is a local binding: only its annotation can tell
             if node.annotation is not None and has_string_with(node.annotation, "#"):
+                unit.hit = True
+        elif kind is ast.AnnAssign:
+            if has_string_with(node.annotation, "#"):
                 unit.hit = True
         elif kind is ast.Import:
             for alias in node.names:
@@ -313,6 +320,8 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
                     unit.bound_by_call[name] = value.func.id
         elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             unit.names.add(node.name)  # a nested def: calls to it stay inside the unit
+            if _docstring_says_broadcast(node):
+                unit.hit = True
         elif kind is ast.Call:
             func = node.func
             if type(func) is ast.Attribute and func.attr == "stride":
@@ -330,6 +339,19 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
             elif name != "ctx":
                 stack.append(child)
     return unit
+
+
+def _docstring_says_broadcast(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """The docstring evidence reads (a parameter's entry, a hook's `args` entry): the first
+    statement, a string (an f-string too, to be safe), saying "broadcast" anywhere."""
+    first = func.body[0] if func.body else None
+    if type(first) is not ast.Expr:
+        return False
+    return any(
+        type(inner) is ast.Constant and type(inner.value) is str
+        and "broadcast" in inner.value.lower()
+        for inner in ast.walk(first.value)
+    )  # fmt: skip
 
 
 def _chain_names(node: ast.expr) -> set[str]:

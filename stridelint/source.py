@@ -11,7 +11,8 @@ import bisect
 import io
 import re
 import tokenize
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
 from stridelint.findings import Edit, Position
 
@@ -26,10 +27,11 @@ class SourceError(Exception):
 class SourceText:
     text: str
     encoding: str = "utf-8"  # "utf-8-sig" when the file starts with a BOM
-    line_starts: list[int] = field(init=False)
 
-    def __post_init__(self) -> None:
-        self.line_starts = [0] + [m.end() for m in _NEWLINE.finditer(self.text)]
+    @cached_property
+    def line_starts(self) -> list[int]:
+        """Where each line starts; built on first use (most files never need a position)."""
+        return [0] + [m.end() for m in _NEWLINE.finditer(self.text)]
 
     @property
     def newline(self) -> str:

@@ -282,6 +282,73 @@ def test_run_files_uses_the_default_cache(project):
     assert len(list(cache_dir.rglob("*.json"))) == 3
 
 
+def _run(project: Project, paths: list[Path], cache_dir: Path):
+    """(reports, the paths whose bytes the run read) of run_files over a fresh cache object."""
+    read: list[Path] = []
+    original = Path.read_bytes
+
+    def reading(self):
+        read.append(self)
+        return original(self)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Path, "read_bytes", reading)
+        reports = run_files(paths, project.config, FixMode(), jobs=1,
+                            cache=default_cache(project.config, cache_dir))
+    return reports, read
+
+
+def test_an_unchanged_clean_file_is_not_read_again(project):
+    """A warm run stats a file it last found clean and, unchanged, does not open it; a file
+    with findings is still served from its entry (its text is needed to show them)."""
+    clean, flagged = project.write("clean.py", CLEAN), project.write("flagged.py", FLOAT_SUM)
+    cache_dir = project.root / "cache"
+    cold, cold_read = _run(project, [clean, flagged], cache_dir)
+    assert cold_read == [clean, flagged]
+    warm, warm_read = _run(project, [clean, flagged], cache_dir)
+    assert warm_read == [flagged]
+    assert [r.findings for r in warm] == [r.findings for r in cold] == [[], project.fresh(flagged)]
+
+
+def test_a_clean_file_changed_since_is_read_again(project):
+    """A new mtime or a new size is a change, even at the same size or the same mtime."""
+    path = project.write("m.py", CLEAN)
+    cache_dir = project.root / "cache"
+    _run(project, [path], cache_dir)
+    info = path.stat()
+    path.write_text(CLEAN.replace("0.5", "0.7"))  # same size: only the mtime tells
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns + 10**9))
+    assert _run(project, [path], cache_dir)[1] == [path]
+    path.write_text(COUNT)  # now with a finding, and the old mtime: only the size tells
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns + 10**9))
+    reports, read = _run(project, [path], cache_dir)
+    assert read == [path] and reports[0].findings == project.fresh(path) != []
+
+
+def test_a_warm_run_serves_unchanged_files_with_findings_without_a_pool(project, monkeypatch):
+    """Workers start only for files the index does not know: a warm run whose files all
+    have findings (so each is read to show them) stays in this process."""
+    import concurrent.futures
+
+    paths = [project.write(f"m{i}.py", FLOAT_SUM.replace("f(", f"f{i}(")) for i in range(17)]
+    cache_dir = project.root / "cache"
+
+    def run():
+        cache = default_cache(project.config, cache_dir)
+        return run_files(paths, project.config, FixMode(), jobs=1, cache=cache)
+
+    cold = run()
+
+    def no_pool(*args, **kwargs):
+        raise AssertionError("a warm run started worker processes")
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_pool)
+    cache = default_cache(project.config, cache_dir)
+    warm = run_files(paths, project.config, FixMode(), jobs=2, cache=cache)
+    assert [r.findings for r in warm] == [r.findings for r in cold]
+    assert all(r.findings for r in warm)
+
+
 # ---- through the command line -----------------------------------------------------------------
 
 # Set by tests/test_cache_mutants.py: a folder whose sitecustomize.py breaks the cache in the

@@ -17,6 +17,8 @@ Mutants:
     key-ignores-version  key and folder use the version this session started with
     fragile-load         `load` without its checks: no key/format check, errors propagate
     fragile-store        `store` whose write errors propagate
+    index-drops          the file index is never written
+    index-ignores-stamp  every file looks unchanged to the index (its stat is not read)
 """
 
 from __future__ import annotations
@@ -109,6 +111,16 @@ def _fragile_store(monkeypatch):
     monkeypatch.setattr(ResultCache, "store", store)
 
 
+def _index_drops(monkeypatch):
+    monkeypatch.setattr(ResultCache, "store_file_index", lambda self, files: None)
+
+
+def _index_ignores_stamp(monkeypatch):
+    from stridelint import engine
+
+    monkeypatch.setattr(engine, "_stamp", lambda path: (0, 0))
+
+
 MUTANTS: dict[str, Callable[[pytest.MonkeyPatch], None]] = {
     "load-misses": _load_misses,
     "store-drops": _store_drops,
@@ -118,6 +130,8 @@ MUTANTS: dict[str, Callable[[pytest.MonkeyPatch], None]] = {
     "key-ignores-version": _key_ignores_version,
     "fragile-load": _fragile_load,
     "fragile-store": _fragile_store,
+    "index-drops": _index_drops,
+    "index-ignores-stamp": _index_ignores_stamp,
 }
 
 # The same mutants in a CLI subprocess (only these two are run there).
@@ -154,6 +168,9 @@ CATCHES: list[tuple[Callable, dict, set[str]]] = [
     (t.test_fix_recomputes_fixable_entries_and_caches_the_fixed_file, {}, BROKEN),
     (t.test_a_fix_run_uses_an_entry_without_applicable_fixes, {}, BROKEN),
     (t.test_run_files_uses_the_default_cache, {}, BROKEN),
+    (t.test_an_unchanged_clean_file_is_not_read_again, {}, {"index-drops"}),
+    (t.test_a_clean_file_changed_since_is_read_again, {}, {"index-ignores-stamp"}),
+    (t.test_a_warm_run_serves_unchanged_files_with_findings_without_a_pool, {}, {"index-drops"}),
     (t.test_the_cli_reuses_its_cache_and_no_cache_leaves_none, {}, BROKEN),
 ]  # fmt: skip
 

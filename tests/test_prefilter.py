@@ -34,6 +34,7 @@ def candidate(source: str, hints: tuple[str, ...] = ()) -> bool:
         'def f(mask: Bool[Tensor, "#b n"]): ...',
         '''def f(mask: "Bool[Tensor, '#b n']"): ...''',
         "def f(mask: Float[Tensor, '*#batch n']): ...",
+        "def f(x):\n    mask: \"Bool[Tensor, '#b n']\" = load(x)",
         "if x.stride(0) == 0: pass",
         "if 0 != x.stride()[1]: pass",
         "s = x.stride(1)\nif s == 0: pass",

@@ -187,3 +187,68 @@ def test_a_name_that_only_spells_a_source_word_is_no_seed():
             return x_expanded.sum()
         """
     assert kept(source) is None
+
+
+def test_only_a_function_docstring_saying_broadcast_is_a_seed():
+    """Evidence reads strings only as docstrings: an error message, a class docstring or a
+    string value saying "broadcast" starts nothing; a docstring does, a nested function's
+    too (it is analysed with its unit)."""
+    names = kept(
+        '''
+        class Shapes:
+            """Shapes that broadcast."""
+
+            def check(self, a, b):
+                raise ValueError(f"cannot broadcast {a} with {b}")
+
+        def documented(mask):
+            """mask: may be broadcast."""
+            return mask.sum()
+
+        def outer(x):
+            def inner(mask):
+                """`mask` may be BROADCAST."""
+                return mask.sum()
+            return inner(x)
+
+        def message(x):
+            return "broadcast" if x else "dense"
+        '''
+    )
+    assert names == {"documented", "outer", "inner"}
+
+
+def test_an_attribute_is_a_seed_only_when_named_exactly_as_a_source():
+    """The analysis matches source methods and functions by their exact names."""
+    names = kept(
+        """
+        import torch
+        import triton.language as tl
+
+        def triton_helper(x):
+            return tl.expand_dims(x, 0).sum()
+
+        def expanded(x):
+            return x.expanded_shape
+
+        def seed(x):
+            return torch.broadcast_to(x, (4, 8)).sum()
+        """
+    )
+    assert names == {"seed"}
+    assert kept("def f(x):\n    return tl.expand_dims(x, 0).sum()\n") is None
+
+
+def test_an_annotated_assignment_with_a_broadcast_dim_is_a_seed():
+    names = kept(
+        """
+        def seed(x):
+            mask: "Bool[Tensor, '#b n']" = load(x)
+            return mask.float().sum()
+
+        def other(x):
+            y: "Float[Tensor, 'b n']" = load(x)
+            return y.sum()
+        """
+    )
+    assert names == {"seed"}

@@ -102,3 +102,44 @@ def test_real_files_give_the_full_path_output(corpus_sample):
     config = load_config(CORPUS, isolated=True)
     for file in corpus_sample:
         _same_output(file.read_bytes(), config, file)
+
+
+# Real files the full path reports findings in, most without a fix: the staged engine
+# answers those from the screened functions alone, without checking the whole file again.
+WITH_FINDINGS = (
+    "transformers-*/transformers/models/llama/modeling_llama.py",
+    "transformers-*/transformers/models/mamba2/modeling_mamba2.py",
+    "transformers-*/transformers/models/longformer/modeling_longformer.py",
+    "transformers-*/transformers/models/mimi/modeling_mimi.py",
+    "diffusers-*/diffusers/models/transformers/transformer_flux3.py",
+    "diffusers-*/diffusers/models/transformers/transformer_ernie_image.py",
+)
+
+
+def test_real_files_with_findings_give_the_full_path_output():
+    files = [f for pattern in WITH_FINDINGS for f in sorted(CORPUS.glob(pattern))[:1]]
+    if not files:
+        pytest.skip(f"no kernel corpus at {CORPUS} (set STRIDELINT_CORPUS)")
+    config = load_config(CORPUS, isolated=True)
+    without_fix = 0
+    for file in files:
+        source = decode(file.read_bytes())
+        full = lint_text(source, config, file, prefilter=False)
+        assert full.findings  # not vacuous: the file has findings to compare
+        without_fix += any(f.fix is None for f in full.findings)
+        _same_output(file.read_bytes(), config, file)
+    assert without_fix >= 4
+
+
+def test_an_annotated_assignment_with_a_broadcast_dim_gives_the_full_path_output(tmp_path):
+    """The pre-filter once read `#` dims in parameter annotations only and dropped this file,
+    whose finding the full path reports."""
+    text = (
+        "import triton\n\n\n@triton.jit\ndef kernel(X, Y):\n    pass\n\n\n"
+        "def wrapper(x):\n    mask: \"Bool[Tensor, '#b n']\" = load_mask(x)\n"
+        "    kernel[(1,)](x, mask)\n    return mask.float().sum()\n"
+    )
+    path = tmp_path / "annotated.py"
+    config = load_config(tmp_path, isolated=True)
+    assert lint_text(decode(text.encode()), config, path, prefilter=False).findings
+    _same_output(text.encode(), config, path)

@@ -12,14 +12,15 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from stridelint.analysis import evidence as param_evidence
 from stridelint.analysis import torch_ops
 from stridelint.analysis.dataflow import CallSite, FunctionFlow
 from stridelint.analysis.launches import launch_parameters
 from stridelint.analysis.strides import StrideHelper, stride_helper
+from stridelint.analysis.tree import children
 from stridelint.analysis.names import ImportTable, dotted, iter_statements
+from stridelint.analysis.positions import Positions
 from stridelint.analysis.outer_flows import (
     MODULE,
     LambdaFlow,
@@ -73,9 +74,10 @@ class ModuleFacts:
     # ---- positions and text -----------------------------------------------------------
 
     @cached_property
-    def _positions(self):
-        """Positions cost more than parsing (a full code generation): only on first use."""
-        return MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+    def _positions(self) -> Positions:
+        """Positions cost more than parsing (a code generation): computed on first use, for
+        the statements asked about (positions.py)."""
+        return Positions(self.module)
 
     def position(self, node: cst.CSTNode) -> Position:
         start = self._positions[node].start
@@ -99,7 +101,7 @@ class ModuleFacts:
         stack: list[cst.CSTNode] = [self.module]
         while stack:
             node = stack.pop()
-            for child in node.children:
+            for child in children(node):
                 parents[child] = node
                 stack.append(child)
         return parents

@@ -1,14 +1,75 @@
 """Small walks over LibCST trees that several modules need: every node below one, and the
 names a statement may bind. (libcst.matchers would read better but costs 0.45 s to import,
-a third of a pre-commit run on one candidate file.)"""
+a third of a pre-commit run on one candidate file.)
+
+`children` is LibCST's `node.children` without its cost: LibCST collects a node's children
+by rebuilding the node through a visitor (a new node, validated, per call), which was the
+largest single cost of the analysis. Here they are read straight from the node's fields, in
+the order LibCST's own `_visit_and_replace_children` visits them (read once per node class
+from that method: the field names it passes to `visit_*`), so the list is the same, in the
+same (source) order; a class whose order cannot be read, or whose first node disagrees
+with LibCST, keeps LibCST's way (tests/analysis/test_tree.py compares both on real code).
+"""
 
 from __future__ import annotations
 
-from typing import Iterator, TypeVar
+import inspect
+import re
+from typing import Iterator, Sequence, TypeVar
 
 import libcst as cst
 
 Node = TypeVar("Node", bound=cst.CSTNode)
+
+_VISITED_FIELD = re.compile(r'\bvisit_\w+\(\s*self\s*,\s*"(\w+)"')
+_LIBCST = object()  # the class's order could not be read: ask LibCST
+_FIELD_ORDER: dict[type, object] = {}  # node class -> tuple of field names, or _LIBCST
+_IS_NODE: dict[type, bool] = {}  # CSTNode is an ABC: isinstance on it is slow
+
+
+def children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
+    """`node.children`: its direct child nodes, in source order."""
+    order = _FIELD_ORDER.get(type(node))
+    if order is None:
+        order = _learn_order(node)
+    if order is _LIBCST:
+        return node.children
+    found: list[cst.CSTNode] = []
+    for name in order:  # type: ignore[attr-defined]
+        value = getattr(node, name)
+        kind = type(value)
+        if kind is tuple or kind is list:
+            found.extend(item for item in value if _is_node(type(item)))
+        elif _is_node(kind):
+            found.append(value)
+    return found
+
+
+def _is_node(kind: type) -> bool:
+    known = _IS_NODE.get(kind)
+    if known is None:
+        known = _IS_NODE[kind] = issubclass(kind, cst.CSTNode)
+    return known
+
+
+def _learn_order(node: cst.CSTNode) -> object:
+    """The fields `_visit_and_replace_children` visits, in its order, checked on this node."""
+    kind = type(node)
+    _FIELD_ORDER[kind] = _LIBCST  # while checking, and for good if the check fails
+    try:
+        source = inspect.getsource(kind._visit_and_replace_children)
+    except (OSError, TypeError):
+        return _LIBCST
+    order = tuple(dict.fromkeys(_VISITED_FIELD.findall(source)))
+    if not all(hasattr(node, name) for name in order):
+        return _LIBCST
+    _FIELD_ORDER[kind] = order
+    expected = node.children
+    if len(children(node)) != len(expected) or any(
+        a is not b for a, b in zip(children(node), expected)
+    ):
+        _FIELD_ORDER[kind] = _LIBCST
+    return _FIELD_ORDER[kind]
 
 
 def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
@@ -17,7 +78,7 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(reversed(current.children))
+        stack.extend(reversed(children(current)))
 
 
 def descendants(node: cst.CSTNode, kind: type[Node]) -> Iterator[Node]:
