@@ -20,8 +20,9 @@ if TYPE_CHECKING:
 
 ELLIPSIS = "…"
 SNIPPET_LIMIT = 48
-# An operand whose code is longer than this is shown once, as the tensor; the op around it
-# shows it as `…` (`.float()` of `x[None].expand(8, -1, -1)`, not the expand twice).
+# An operand that is not a short name (`m`, `self.mask`, `args["Mask"]`) is shown once, as
+# the tensor; the op around it shows it as `…` (`.float()` of `x[None].expand(8, -1, -1)`,
+# not the expand twice).
 SHORT_OPERAND = 16
 _BYTE_UNITS = ("B", "KiB", "MiB", "GiB", "TiB", "PiB")
 
@@ -129,9 +130,12 @@ def tensor(
 
 
 def op(facts: ModuleFacts, node: cst.CSTNode, operand: cst.CSTNode) -> str:
-    """The op's code, with a long `operand` inside it shown as `…` (the message names the
-    operand on its own): `.float()`, `… != 0`, `torch.where(…, x, 0.0)`."""
-    if len(" ".join(facts.text_of(operand).split())) <= SHORT_OPERAND:
+    """The op's code, with an `operand` inside it that is not a short name shown as `…` (the
+    message names the operand on its own): `.float()`, `… != 0`, `torch.where(…, x, 0.0)`."""
+    import libcst as cst
+
+    short = len(" ".join(facts.text_of(operand).split())) <= SHORT_OPERAND
+    if short and isinstance(operand, (cst.Name, cst.Attribute, cst.Subscript)):
         return facts.snippet(node, SNIPPET_LIMIT)
     return around(facts, node, operand)
 
