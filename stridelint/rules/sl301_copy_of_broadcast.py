@@ -136,7 +136,7 @@ class CopyOfBroadcast(Rule):
             result_uses = uses.uses_of(facts, flow, op.call)
             if not _all_read(result_uses, launches=False):  # a kernel may write into it
                 return None
-            tensor = wording.tensor(facts, op.operand, op.statement, value, op.call)
+            tensor = wording.tensor(facts, op.operand, op.statement, value, _like_dtype(op))
             message = (
                 f"`{label}` allocates the logical size of {tensor}, but "
                 f"{_readers(result_uses)}: create it before the expand and expand it"
@@ -156,6 +156,13 @@ class CopyOfBroadcast(Rule):
             "expanded view in the consumer"
         )
         return common.finding(self.code, facts, op.call, op.statement, message, value)
+
+
+def _like_dtype(op: LayoutOp) -> cst.BaseExpression | None:
+    """Where the `*_like` result's dtype is read: the operand's (None) unless the call names
+    another; then the call, whose dtype the analysis does not read (the size stays in elements)."""
+    named = any(arg.keyword is not None and arg.keyword.value == "dtype" for arg in op.call.args)
+    return op.call if named else None
 
 
 def _all_read(result_uses: list[Use], *, launches: bool) -> bool:
