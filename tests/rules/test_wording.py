@@ -175,8 +175,10 @@ def test_the_issue_model_message():
         return (m != 0).sum()
     """
     assert _messages(code) == [
-        "SL101 `m != 0` materializes `m`, broadcast over dims 0, 2 (65536×4×8192 → 2 GiB), "
-        "then `.sum()` reduces it: narrow it before the op and rescale"
+        (
+            "SL101 `m != 0` materializes `m`, broadcast over dims 0, 2 (65536×4×8192 → 2 GiB), "
+            "then `.sum()` reduces it: narrow it before the op and rescale"
+        )
     ]
 
 
@@ -206,6 +208,8 @@ def test_a_suspected_broadcast_says_possibly():
         return (s != 0).sum()
     """
     assert _messages(code) == [
-        "SL101 `s != 0` materializes the possibly broadcast `s`, then `.sum()` reduces it: "
-        "narrow it before the op and rescale"
+        (
+            "SL101 `s != 0` materializes the possibly broadcast `s`, then `.sum()` reduces it: "
+            "narrow it before the op and rescale"
+        )
     ]
