@@ -22,8 +22,8 @@ Inside the analysis/rules/transforms layer:
 * analysis imports no rule, no transform and not the rule context (facts, no opinions);
 * transforms import no rule (rules ask and decide, transforms ask and rewrite);
 * a rule module (rules/slNNN_*.py) imports no other rule module and not the registry.
-  Exempt: rules/base.py (the Rule class) and rules/common.py (helpers shared by rules) are
-  the toolkit every rule builds on, so any rule may import them; they are not rules, and they
+  Exempt: rules/base.py (the Rule class), rules/common.py (helpers shared by rules) and
+  rules/wording.py (how messages name things) are the toolkit every rule builds on, so any rule may import them; they are not rules, and they
   themselves may import no rule module and not the registry (else they would be a back door
   from one rule to another). The registry rules/__init__.py imports every rule, which is its
   job; it and rules/pages.py (renders the rules' pages from the registry) are not rules, but
@@ -76,7 +76,9 @@ ANALYSIS = "stridelint.analysis"
 TRANSFORMS = "stridelint.transforms"
 RULES = "stridelint.rules"
 CONTEXT = "stridelint.context"
-RULE_TOOLKIT = ("stridelint.rules.base", "stridelint.rules.common")
+RULE_TOOLKIT = (
+    "stridelint.rules.base", "stridelint.rules.common", "stridelint.rules.wording"
+)
 RULE_NON_RULES = (RULES, "stridelint.rules.pages")  # the registry and the page renderer
 
 # The current code's violations, as (importer, imported module): each is a known debt.

@@ -29,6 +29,12 @@ _CAST_DTYPES = {
 _DTYPE_ALIASES = {"float": "float32", "double": "float64", "half": "float16", "long": "int64",
                   "int": "int32", "short": "int16"}  # fmt: skip
 _INTEGER_DTYPE_SPELLINGS = torch_ops.INTEGER_DTYPE_NAMES | {"bool"}
+# Bytes per element of each canonical dtype `cast_dtype` names: how large a materialization is.
+_ITEMSIZES = {
+    "bool": 1, "uint8": 1, "int8": 1, "float8_e4m3fn": 1, "float8_e5m2": 1, "int16": 2,
+    "float16": 2, "bfloat16": 2, "int32": 4, "float32": 4, "int64": 8, "float64": 8,
+    "complex64": 8, "complex128": 16,
+}  # fmt: skip
 _MAX_DEPTH = 8
 
 
@@ -36,6 +42,12 @@ def names_integer_dtype(node: cst.BaseExpression) -> bool:
     """Whether node is spelled as a bool or integer dtype (`torch.int64`, `torch.bool`,
     `long`), by its last dotted part: what `.to(...)` or `dtype=` casts to."""
     return (dotted(node) or "").split(".")[-1] in _INTEGER_DTYPE_SPELLINGS
+
+
+def itemsize(dtype: str | None) -> int | None:
+    """Bytes per element of a dtype as `dtype_of` names it; None when the code does not say
+    (`x.dtype`) or for no dtype."""
+    return _ITEMSIZES.get(dtype) if dtype is not None else None
 
 
 def cast_dtype(facts: ModuleFacts, node: cst.BaseExpression) -> str | None:

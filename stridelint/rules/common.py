@@ -1,5 +1,5 @@
-"""Pieces the rules share: scope filtering, evidence lists, message wording, and the one
-constructor of a Finding (span, suppression row, evidence)."""
+"""Pieces the rules share: scope filtering, evidence lists, and the one constructor of a
+Finding (span, suppression row, evidence). How a message names things is wording.py's."""
 
 from __future__ import annotations
 
@@ -56,37 +56,6 @@ def low_reason(value: Broadcast) -> str | None:
     if value.grid:
         return "it is a position grid, small beside the activations"
     return None
-
-
-def certainty(value: Broadcast) -> str:
-    return "broadcast" if value.state is State.DEFINITE else "possibly broadcast"
-
-
-def because(value: Broadcast) -> str:
-    return value.evidence[0].message if value.evidence else "it is broadcast"
-
-
-def why_suffix(value: Broadcast, operand: str) -> str:
-    """`: <evidence>` for a message about `operand`, or nothing when the evidence would only
-    repeat it (`x.expand(n, -1)` "makes a stride-0 view", right after naming it)."""
-    reason = because(value)
-    return "" if reason == f"`{operand}` makes a stride-0 view" else f": {reason}"
-
-
-def logical_size(facts: ModuleFacts, operand: cst.BaseExpression, statement: cst.CSTNode | None) -> str:
-    """` (n × m elements)` when the expand's sizes are all in the code, else nothing: how
-    large the materialization is, in the code's own terms."""
-    from stridelint.analysis import provenance  # the analysis imports LibCST: only when asked
-
-    dims = provenance.dims_of(facts, operand, statement)
-    if dims is None or any(size == "-1" or "*" in size for size in dims.sizes):
-        return ""
-    sizes = [
-        f"({size})" if any(op in size for op in " +-/%") else size
-        for index, size in enumerate(dims.sizes)
-        if index not in dims.unit
-    ]
-    return f" ({' × '.join(sizes)} elements)" if len(sizes) > 1 else ""
 
 
 def finding(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from stridelint.findings import Finding
-from stridelint.rules import common
+from stridelint.rules import common, wording
 from stridelint.rules.base import Rule
 
 if TYPE_CHECKING:
@@ -101,12 +101,12 @@ class ReduceOfMaterializedBroadcast(Rule):
                 value = common.strongest(v for _, v in sink.operands)
                 if not common.reported(facts, flow, value, ctx.scope, reduces=True):
                     continue
-                operand = facts.snippet(sink.operands[0][0])
-                reduction = facts.snippet(sink.reductions[0])
+                operand = sink.operands[0][0]
+                tensor = wording.tensor(facts, operand, sink.statement, value, sink.node)
                 message = (
-                    f"`{facts.snippet(sink.node)}` materializes the {common.certainty(value)} "
-                    f"`{operand}` at its full logical size, then `{reduction}` reduces it: "
-                    f"{common.because(value)}"
+                    f"`{wording.op(facts, sink.node, operand)}` materializes {tensor}, then "
+                    f"`{wording.around(facts, sink.reductions[0], sink.node)}` reduces it: "
+                    "narrow it before the op and rescale"
                 )
                 yield common.finding(
                     self.code, facts, sink.node, sink.statement, message, value,

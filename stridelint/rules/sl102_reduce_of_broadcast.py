@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from stridelint.findings import Finding
-from stridelint.rules import common
+from stridelint.rules import common, wording
 from stridelint.rules.base import Rule
 
 if TYPE_CHECKING:
@@ -61,10 +61,10 @@ class ReduceOfBroadcast(Rule):
                 value = reduction.value
                 if not common.reported(facts, flow, value, ctx.scope, reduces=True):
                     continue
+                tensor = wording.tensor(facts, reduction.operand, reduction.statement, value)
                 message = (
-                    f"`{facts.snippet(reduction.call)}` reduces the {common.certainty(value)} "
-                    f"`{facts.snippet(reduction.operand)}` over its full logical size: "
-                    f"{common.because(value)}"
+                    f"`{wording.op(facts, reduction.call, reduction.operand)}` visits every "
+                    f"logical element of {tensor}: narrow it to its storage and rescale"
                 )
                 yield common.finding(
                     self.code, facts, reduction.call, reduction.statement, message, value,

@@ -8,7 +8,7 @@ from stridelint.analysis import torch_ops
 from stridelint.analysis.values import Sink, State
 from stridelint.findings import Applicability, Finding, Fix
 from stridelint.lazy import lazy_import
-from stridelint.rules import common
+from stridelint.rules import common, wording
 from stridelint.rules.base import Rule
 
 if TYPE_CHECKING:
@@ -130,13 +130,11 @@ class ElementwiseAfterExpand(Rule):
                     continue  # the dense result is needed
                 if result_uses and all(uses.is_joined(facts, use) for use in result_uses):
                     continue  # `torch.cat` writes it at this size anyway: output-sized
-                operand_node = sink.operands[0][0]
-                operand = facts.snippet(operand_node)
-                size = common.logical_size(facts, operand_node, sink.statement)
+                operand = sink.operands[0][0]
+                tensor = wording.tensor(facts, operand, sink.statement, value, sink.node)
                 message = (
-                    f"`{facts.snippet(sink.node)}` materializes the {common.certainty(value)} "
-                    f"`{operand}` at its full logical size{size} and keeps the result: apply "
-                    f"the op before the expand, then expand{common.why_suffix(value, operand)}"
+                    f"`{wording.op(facts, sink.node, operand)}` materializes {tensor}: apply "
+                    "the op before the expand, then expand"
                 )
                 yield common.finding(
                     self.code, facts, sink.node, sink.statement, message, value,

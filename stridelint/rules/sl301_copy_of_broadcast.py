@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from stridelint.findings import Applicability, Finding, Fix
 from stridelint.lazy import lazy_import
-from stridelint.rules import common
+from stridelint.rules import common, wording
 from stridelint.rules.base import Rule
 
 if TYPE_CHECKING:
@@ -106,10 +106,11 @@ class CopyOfBroadcast(Rule):
                     continue
                 func = sink.node.func
                 method = func.attr.value if isinstance(func, cst.Attribute) else "copy"
+                operand = sink.operands[0][0]
+                tensor = wording.tensor(facts, operand, sink.statement, value)
                 message = (
-                    f"`.{method}()` copies the {common.certainty(value)} "
-                    f"`{facts.snippet(sink.operands[0][0])}` to its full logical size, but "
-                    f"{_readers(result_uses)}: pass the stride-0 view: {common.because(value)}"
+                    f"`{wording.op(facts, sink.node, operand)}` copies {tensor}, but "
+                    f"{_readers(result_uses)}: pass the stride-0 view"
                 )
                 fix = hoist.fix(
                     Applicability.UNSAFE,
@@ -128,18 +129,17 @@ class CopyOfBroadcast(Rule):
 
     def _layout(self, facts: ModuleFacts, flow: FunctionFlow, op: LayoutOp) -> Finding | None:
         value = op.value
-        operand = facts.snippet(op.operand)
-        certainty = common.certainty(value)
+        label = wording.op(facts, op.call, op.operand)
         if op.name.endswith("_like"):
             if op.name not in _CONSTANT_LIKE:
                 return None
             result_uses = uses.uses_of(facts, flow, op.call)
             if not _all_read(result_uses, launches=False):  # a kernel may write into it
                 return None
+            tensor = wording.tensor(facts, op.operand, op.statement, value, _like_dtype(op))
             message = (
-                f"`{op.name}` allocates the full logical size of the {certainty} `{operand}`, "
-                f"but {_readers(result_uses)}: create it at the size before the expand and expand "
-                f"it: {common.because(value)}"
+                f"`{label}` allocates the logical size of {tensor}, but "
+                f"{_readers(result_uses)}: create it before the expand and expand it"
             )
             return common.finding(
                 self.code, facts, op.call, op.statement, message, value, _like_fix(facts, op)
@@ -150,12 +150,19 @@ class CopyOfBroadcast(Rule):
         result_uses = uses.uses_of(facts, flow, op.call)
         if not _all_read(result_uses, launches=True):
             return None
+        tensor = wording.tensor(facts, op.operand, op.statement, value)
         message = (
-            f"`{facts.snippet(op.call)}` {merged} and so copies the {certainty} `{operand}` "
-            f"to its full logical size, but {_readers(result_uses)}: keep the expanded view and "
-            f"index it in the consumer: {common.because(value)}"
+            f"`{label}` {merged}, copying {tensor}, but {_readers(result_uses)}: index the "
+            "expanded view in the consumer"
         )
         return common.finding(self.code, facts, op.call, op.statement, message, value)
+
+
+def _like_dtype(op: LayoutOp) -> cst.BaseExpression | None:
+    """Where the `*_like` result's dtype is read: the operand's (None) unless the call names
+    another; then the call, whose dtype the analysis does not read (the size stays in elements)."""
+    named = any(arg.keyword is not None and arg.keyword.value == "dtype" for arg in op.call.args)
+    return op.call if named else None
 
 
 def _all_read(result_uses: list[Use], *, launches: bool) -> bool:

@@ -6,11 +6,12 @@ from typing import TYPE_CHECKING, Iterator
 
 from stridelint.findings import Finding
 from stridelint.lazy import lazy_import
-from stridelint.rules import common
+from stridelint.rules import common, wording
 from stridelint.rules.base import Rule
 
 if TYPE_CHECKING:
     from stridelint.analysis.uses import Use
+    from stridelint.analysis.values import Broadcast
     from stridelint.context import RuleContext
 
 cst = lazy_import("libcst")
@@ -18,8 +19,8 @@ reshapes = lazy_import("stridelint.analysis.reshapes")
 uses = lazy_import("stridelint.analysis.uses")
 
 _COPIES = ("contiguous", "clone")
-_HINT = "a consumer that reads strides would not need it"
-_LOW_HINT = "low severity, as such a copy is usually wanted dense"
+_HINT = "let the consumer read its strides"
+_LOW = " (low severity: such a copy is usually wanted dense)"
 
 
 class DenseCopyOfBroadcast(Rule):
@@ -96,13 +97,11 @@ class DenseCopyOfBroadcast(Rule):
                 if kept is None:
                     continue  # read through its strides (SL301's), or filled in place
                 keeper, low = kept
-                operand_node = sink.operands[0][0]
-                operand = facts.snippet(operand_node)
-                size = common.logical_size(facts, operand_node, sink.statement)
+                operand = sink.operands[0][0]
+                tensor = wording.tensor(facts, operand, sink.statement, value)
                 message = (
-                    f"`.{method}()` copies the {common.certainty(value)} `{operand}` to its full "
-                    f"logical size{size} and keeps the copy ({keeper.why}): "
-                    f"{_LOW_HINT if low else _HINT}{common.why_suffix(value, operand)}"
+                    f"`{wording.op(facts, sink.node, operand)}` copies {tensor}, kept dense "
+                    f"as {keeper.why}: {_HINT}{_low_suffix(low, value)}"
                 )
                 yield common.finding(
                     self.code, facts, sink.node, sink.statement, message, value, low=low
@@ -115,17 +114,19 @@ class DenseCopyOfBroadcast(Rule):
                 if kept is None:
                     continue  # a view, read through its strides (SL301's), or filled in place
                 keeper, low = kept
-                operand = facts.snippet(op.operand)
-                size = common.logical_size(facts, op.operand, op.statement)
+                tensor = wording.tensor(facts, op.operand, op.statement, op.value)
                 message = (
-                    f"`{facts.snippet(op.call)}` {merged} and so copies the "
-                    f"{common.certainty(op.value)} `{operand}` to its full logical size{size}, "
-                    f"and keeps the copy ({keeper.why}): {_LOW_HINT if low else _HINT}"
-                    f"{common.why_suffix(op.value, operand)}"
+                    f"`{wording.op(facts, op.call, op.operand)}` {merged}, copying {tensor}, "
+                    f"kept dense as {keeper.why}: {_HINT}{_low_suffix(low, op.value)}"
                 )
                 yield common.finding(
                     self.code, facts, op.call, op.statement, message, op.value, low=low
                 )
+
+
+def _low_suffix(low: bool, value: Broadcast) -> str:
+    """Why a kept copy is low severity, unless the finding says it already (a small broadcast)."""
+    return _LOW if low and common.low_reason(value) is None else ""
 
 
 def _keeper(result_uses: list[Use], *, explicit: bool) -> tuple[Use, bool] | None:

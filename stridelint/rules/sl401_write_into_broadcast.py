@@ -9,7 +9,7 @@ from stridelint.analysis import torch_ops
 from stridelint.analysis.values import Broadcast, Dense, Derived, Scalar, State
 from stridelint.findings import Finding
 from stridelint.lazy import lazy_import
-from stridelint.rules import common
+from stridelint.rules import common, wording
 from stridelint.rules.base import Rule
 
 if TYPE_CHECKING:
@@ -26,33 +26,30 @@ provenance = lazy_import("stridelint.analysis.provenance")
 # §1.3; the tables below were measured with torch 2.13 on CPU and are checked against the
 # installed torch by tests/rules/test_sl2_sl4_units.py).
 RAISES = (
-    'PyTorch raises "unsupported operation: more than one element of the written-to tensor '
-    'refers to a single memory location"'
+    'PyTorch raises "more than one element of the written-to tensor refers to a single memory '
+    'location"'
 )
 SILENT = (
-    "PyTorch does not raise: it writes the one stored copy that every position along the "
-    "stride-0 dims shares, so every aliased position (and the tensor it was expanded from) "
-    "changes"
+    "PyTorch silently writes the one stored copy, so every aliased position (and the tensor "
+    "it was expanded from) changes"
 )
 SILENT_UNLESS = (
-    "if the integer index removes every stride-0 dim, PyTorch writes the one stored copy "
-    "that every aliased position shares, so they all change; if a stride-0 dim survives the "
-    "index, PyTorch raises \"unsupported operation: more than one element of the written-to "
-    'tensor refers to a single memory location"'
+    "if the integer index removes every stride-0 dim, PyTorch silently writes the one stored "
+    "copy that every aliased position shares; if a stride-0 dim survives the index, "
+    f"{RAISES}"
 )
 WARNS = (
     "PyTorch only warns that this is deprecated on expanded tensors, and writes the one "
     "stored copy that every aliased position shares"
 )
 WRONG = (
-    "PyTorch does not raise but computes wrong values: every output element is one shared "
-    "memory location (`torch.sum(torch.ones(3, 4), 1, out=torch.zeros(1).expand(3))` "
-    "gives [12, 12, 12], not [4, 4, 4])"
+    "PyTorch silently computes wrong values: every output element is one shared memory "
+    "location"
 )
 RAISES_OR_WRONG = (
-    "PyTorch either raises \"unsupported operation: more than one element of the written-to "
-    "tensor refers to a single memory location\" or writes every output element into shared "
-    "memory and computes wrong values"
+    'PyTorch either raises "more than one element of the written-to tensor refers to a single '
+    'memory location" or writes every output element into shared memory and computes wrong '
+    "values"
 )
 
 SILENT_METHODS = frozenset({"zero_", "fill_"})
@@ -142,10 +139,8 @@ class WriteIntoBroadcast(Rule):
                 if value.state is not State.DEFINITE:
                     outcome = f"if it is broadcast, {outcome}"
                 node = write.target if write.kind == "out" else write.node
-                message = (
-                    f"`{facts.snippet(write.node)}` writes into the {common.certainty(value)} "
-                    f"`{facts.snippet(write.target)}`: {outcome}: {common.because(value)}"
-                )
+                tensor = wording.tensor(facts, write.target, write.statement, value, size=False)
+                message = f"`{facts.snippet(write.node)}` writes into {tensor}: {outcome}"
                 yield common.finding(
                     self.code, facts, node, write.statement, message, value, any_size=True
                 )

@@ -77,3 +77,16 @@ def test_dtype_seen_through_negation_and_same_dtype_elementwise_ops():
     assert dtype_of(facts, names["a"], statement) == "float32"
     assert dtype_of(facts, names["b"], statement) == "float16"
     assert dtype_of(facts, names["c"], statement) is None  # x's dtype is not in the code
+
+
+@pytest.mark.parametrize(
+    ("dtype", "size"),
+    [("bool", 1), ("bfloat16", 2), ("float32", 4), ("int64", 8), ("complex128", 16)],
+)
+def test_itemsize_of_a_canonical_dtype(dtype, size):
+    assert dtypes.itemsize(dtype) == size
+
+
+@pytest.mark.parametrize("dtype", [None, "x.dtype", "self.dtype"])
+def test_itemsize_is_unknown_when_the_code_does_not_name_the_dtype(dtype):
+    assert dtypes.itemsize(dtype) is None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -32,6 +33,11 @@ def fresh(n):
 '''
 
 
+# The checkout under test, even where the installed package is another one (PYTHONPATH).
+ENV = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1",
+       **{k: v for k, v in os.environ.items() if k == "PYTHONPATH"}}
+
+
 class Runner:
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -49,7 +55,7 @@ class Runner:
             input=stdin,
             capture_output=True,
             text=True,
-            env={"PATH": "/usr/bin:/bin", "NO_COLOR": "1"},
+            env=ENV,
         )
 
 

@@ -14,7 +14,9 @@ def test_findings_exit_1_and_print_ruff_style_lines(run):
     run.write("bad.py", BROADCAST_SUM)
     result = run("check", "bad.py")
     assert result.returncode == 1
-    assert result.stdout.startswith("bad.py:6:13: SL101 [*] `e != 0` materializes the broadcast `e`")
+    assert result.stdout.startswith(
+        "bad.py:6:13: SL101 [*] `e != 0` materializes `e`, broadcast over dim 0, then `.sum()`"
+    )
 
 
 def test_exit_zero_keeps_findings_but_exits_0(run):

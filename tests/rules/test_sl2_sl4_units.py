@@ -88,7 +88,7 @@ def test_sl201_not_reported_for_a_same_dtype_cast():
     # A same-dtype `.to` returns the tensor itself (semantics §1.1): not a sink. The `+ 1`
     # after it is what materializes the broadcast, and that is reported.
     (finding,) = _findings(code, "SL201")
-    assert finding.message.startswith("`e.to(torch.float32) + 1` materializes")
+    assert finding.message.startswith("`… + 1` materializes the broadcast `e.to(torch.float32)`")
 
 
 def test_sl201_not_reported_when_reduced_sl101_is():
