@@ -112,7 +112,7 @@ WITH_FINDINGS = (
     "transformers-*/transformers/models/longformer/modeling_longformer.py",
     "transformers-*/transformers/models/mimi/modeling_mimi.py",
     "diffusers-*/diffusers/models/transformers/transformer_flux3.py",
-    "diffusers-*/diffusers/models/transformers/transformer_ernie_image.py",
+    "transformers-*/transformers/models/eomt/modeling_eomt.py",
 )
 
 

@@ -68,13 +68,16 @@ class Use:
     node: cst.CSTNode
     kind: str  # READ | STRIDED_LAUNCH | DENSE | OPAQUE
     why: str
-    need: str | None = None  # DENSE only: what needs it dense: LAUNCH | VIEW | WRITE
+    need: str | None = None  # DENSE: LAUNCH | VIEW | WRITE, what needs it dense; READ: RESHAPE
 
 
 # What needs a DENSE use's tensor dense.
 LAUNCH = "launch"  # a kernel launch given no strides: passing them removes the need
 VIEW = "view"  # `.view`/`.view_as`, which raise on a merged stride-0 dim
 WRITE = "write"  # an in-place write or `out=`: the copy is a buffer the code fills
+# A READ use that may merge dims: `reshape`/`flatten` of the tensor, a view if it is dense but
+# a copy of a stride-0 view whose broadcast dim it merges (semantics §1.3).
+RESHAPE = "reshape"
 
 
 def uses_of(facts: ModuleFacts, flow: FunctionFlow, node: cst.BaseExpression) -> list[Use]:
@@ -186,6 +189,9 @@ class _UseWalker:
             self.add(call, OPAQUE, f"`.{name}()` observes its memory layout")
         elif writes_in_place(name):
             self.add(call, DENSE, f"`{self.code(call)}` writes into it in place", WRITE)
+        elif name in torch_ops.LAYOUT_METHODS:
+            self.add(call, READ, f"`.{name}()` reshapes it", RESHAPE)
+            self.expression(call)  # a view of it while it is dense
         elif name in _ALIAS_METHODS:
             self.expression(call)  # may return the tensor itself or a view of it
         elif name in _READING_METHODS:

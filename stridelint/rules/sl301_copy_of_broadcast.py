@@ -166,8 +166,13 @@ def _like_dtype(op: LayoutOp) -> cst.BaseExpression | None:
 
 
 def _all_read(result_uses: list[Use], *, launches: bool) -> bool:
+    """Whether every use reads the copy through its strides, so the view would do. A reshape
+    of the copy does not count: on the view it may merge the broadcast dim and copy, which
+    only moves the copy."""
     allowed = {uses.READ, uses.STRIDED_LAUNCH} if launches else {uses.READ}
-    return bool(result_uses) and all(use.kind in allowed for use in result_uses)
+    return bool(result_uses) and all(
+        use.kind in allowed and use.need != uses.RESHAPE for use in result_uses
+    )
 
 
 def _readers(result_uses: list[Use]) -> str:

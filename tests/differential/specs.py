@@ -275,7 +275,18 @@ def _small_broadcast_calls() -> tuple[Call, ...]:
     )
 
 
+def _grouped_states(draw: Draw) -> tuple:
+    """(b_states (B, G, S), a 0-d dt, num_heads = G * k) for the grouped-heads case."""
+    groups, repeats = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    states = draw_tensor(draw, shape=[draw_size(draw), groups, draw_size(draw)])
+    return states, draw_tensor(draw, 0, 0), groups * repeats
+
+
 SPECS: dict[str, Spec] = {
+    "SL301/contiguous_before_a_merging_reshape": Spec(
+        (Call("grouped_to_heads", arguments(_grouped_states)),
+         Call("grouped_read", arguments(_grouped_states)))
+    ),  # fmt: skip
     "SL201/small_broadcasts_are_low_severity": Spec(_small_broadcast_calls()),
     "SL201/small_broadcasts_are_hidden": Spec(_small_broadcast_calls()),
     "SL201/torch_max_of_two_tensors_is_elementwise": Spec(
