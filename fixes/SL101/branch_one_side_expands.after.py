@@ -15,10 +15,10 @@ def _narrow_broadcast(*args):
     return (*out, reps)
 
 
-def active_slots(slots, n, tile: bool):
+def active_gates(gates, n, tile: bool):
     if tile:
-        s = slots.expand(n, -1)
+        s = gates.expand(n, -1)
     else:
-        s = slots
+        s = gates
     s_small, s_reps = _narrow_broadcast(s)
     return (s_small != 0).sum() * math.prod(s_reps)

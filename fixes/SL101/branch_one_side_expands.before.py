@@ -1,6 +1,6 @@
-def active_slots(slots, n, tile: bool):
+def active_gates(gates, n, tile: bool):
     if tile:
-        s = slots.expand(n, -1)
+        s = gates.expand(n, -1)
     else:
-        s = slots
+        s = gates
     return (s != 0).sum()

@@ -2,10 +2,10 @@
 import torch
 
 
-def rope_positions(position_ids):
+def rope_rows(freqs):
     """Three rows of the same ids (mRoPE's t, h, w): at most 3 copies of ids that exist
     densely anyway: low severity."""
-    rows = position_ids[None, ...].expand(3, -1, -1)
+    rows = freqs[None, ...].expand(3, -1, -1)
     return rows[:, :, None, :].float()
 
 

@@ -8,10 +8,10 @@ def _scale_kernel(X, S, Y, N):
     pass
 
 
-def position_grid(positions, batch):
+def row_table(values, batch):
     """An explicit copy returned to the caller: its author asked for a dense tensor and the
     caller, which the linter cannot see, usually needs one: low severity."""
-    grid = positions[None, :].expand(batch, -1).clone()
+    grid = values[None, :].expand(batch, -1).clone()
     return grid
 
 

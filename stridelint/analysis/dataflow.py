@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Callable
 
+import re
+
 import libcst as cst
 
 from stridelint.analysis import provenance, torch_ops
@@ -646,8 +648,11 @@ class FunctionFlow:
         small = (self._expands_to_one_dim(node) or self._repeats_a_few_times(node)) and (
             not isinstance(receiver, Broadcast) or receiver.small
         )
-        grid = isinstance(receiver, Dense) and receiver.index or (
-            isinstance(receiver, Broadcast) and receiver.grid
+        grid = (
+            isinstance(receiver, Dense) and receiver.index
+            or isinstance(receiver, Broadcast) and receiver.grid
+            or _names_index_metadata(_head_name(receiver_node))
+            or _names_index_metadata(_assigned_name(self._statement))
         )
         return Broadcast(State.DEFINITE, evidence, local=True, small=small, grid=grid)
 
@@ -823,6 +828,46 @@ _AFFINE = (
 _POSITION_METHODS = frozenset(
     {"round", "floor", "ceil", "trunc", "remainder", "fmod", "clamp", "clamp_min", "clamp_max"}
 )
+
+
+# Names that say a tensor holds ids, indices, lengths, offsets or positions: integer metadata,
+# a value per token or request, small beside the activations (size-aware findings).
+_INDEX_NAME = re.compile(
+    r"(?:^|_)(?:ids?|idx|idxs|indices|index|lens|lengths|offsets|slots|positions|pos)$"
+)
+
+
+def _names_index_metadata(name: str | None) -> bool:
+    return name is not None and _INDEX_NAME.search(name.lower()) is not None
+
+
+def _head_name(node: cst.BaseExpression) -> str | None:
+    """The name a view chain starts from: `self.token_slots[:, None]` -> `token_slots`,
+    `(lens + 1).view(b, 1)` -> `lens`."""
+    while True:
+        if isinstance(node, cst.Subscript):
+            node = node.value
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            node = node.func.value
+        elif isinstance(node, cst.BinaryOperation):
+            node = node.left
+        elif isinstance(node, cst.Attribute):
+            return node.attr.value
+        elif isinstance(node, cst.Name):
+            return node.value
+        else:
+            return None
+
+
+def _assigned_name(statement: cst.CSTNode | None) -> str | None:
+    """The one name a simple statement `name = ...` binds."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    assign = statement.body[0]
+    if isinstance(assign, cst.Assign) and len(assign.targets) == 1:
+        target = assign.targets[0].target
+        return target.value if isinstance(target, cst.Name) else None
+    return None
 
 
 def _literal_numbers(call: cst.Call) -> bool:

@@ -170,3 +170,16 @@ def test_literal_numbers_and_rounded_coordinates_are_positions():
 def test_other_dense_tensors_expand_to_ordinary_broadcasts(body):
     value = value_of("import torch\n" + body)
     assert isinstance(value, Broadcast) and not value.grid
+
+
+@pytest.mark.parametrize(
+    ("body", "name", "grid"),
+    [("y = x.seq_lens.view(n, 1).expand(n, 4)\n", "y", True),  # an attribute named as lengths
+     ("y = (x + 1).view(n, 1).expand(n, 4)\n", "y", False),
+     ("req_ids = x[:, None]\ny = req_ids.expand(-1, n)\n", "y", True),  # the receiver's name
+     ("y_idx = x[:, None].expand(-1, n)\n", "y_idx", True),  # the name it is bound to
+     ("y = x[:, None].expand(-1, n)\n", "y", False)],
+)  # fmt: skip
+def test_tensors_named_as_ids_or_lengths_expand_to_grids(body, name, grid):
+    value = value_of(body, name)
+    assert isinstance(value, Broadcast) and value.grid is grid

@@ -268,7 +268,7 @@ def _small_broadcast_calls() -> tuple[Call, ...]:
     """The calls of the small-broadcast cases (the same module with and without the setting)."""
     matrix = arguments(lambda draw: (draw_tensor(draw, 2, 2),))
     return (
-        Call("rope_positions", matrix),
+        Call("rope_rows", matrix),
         Call("per_sample_scale", arguments(lambda draw: (draw_tensor(draw, 0, 0), draw_size(draw)))),
         Call("many_copies", arguments(lambda draw: (draw_tensor(draw, 2, 2), draw_size(draw)))),
         Call("eight_copies", matrix),
@@ -343,8 +343,8 @@ SPECS: dict[str, Spec] = {
         (Call("rows_with_any_hit", rows(2, runtime_dims(2), runtime_dim_first=True)),)
     ),
     "SL101/any_without_dim": Spec((Call("has_odd_flag", rows(2)),)),
-    "SL101/branch_both_expand": Spec((Call("active_slots", rows(2, boolean)),)),
-    "SL101/branch_one_side_expands": Spec((Call("active_slots", rows(2, boolean)),)),
+    "SL101/branch_both_expand": Spec((Call("active_gates", rows(2, boolean)),)),
+    "SL101/branch_one_side_expands": Spec((Call("active_gates", rows(2, boolean)),)),
     "SL101/chain_functional_clamp": Spec((Call("extra_adds", rows(2)),)),
     "SL101/helper_called_with_possible_param": Spec(
         (Call("dropout", one_tensor(2, 2, lambda keep: (torch.zeros(keep.shape), keep, 0.5))),),
