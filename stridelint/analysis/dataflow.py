@@ -833,7 +833,7 @@ _POSITION_METHODS = frozenset(
 # Names that say a tensor holds ids, indices, lengths, offsets or positions: integer metadata,
 # a value per token or request, small beside the activations (size-aware findings).
 _INDEX_NAME = re.compile(
-    r"(?:^|_)(?:ids?|idx|idxs|indices|index|lens|lengths|offsets|slots|positions|pos)$"
+    r"(?:^|_)(?:ids?|idx|idxs|indices|index|lens|lengths|offsets|slots|positions)$"
 )
 
 

@@ -40,12 +40,8 @@ def reported(
     reduces: bool = False,
 ) -> bool:
     """DEFINITE findings everywhere; POSSIBLE ones only in kernel-wrapper scope, unless the
-    function itself broadcasts the tensor on some path (an `expand` in one branch). A
-    position grid is the output its code wants: materializing it is no finding, unless the
-    rule reports something that is wrong at any size (`any_size`: a write into it raises);
-    a reduction over it (`reduces`) is a low-severity one (`low_reason`)."""
-    if value.grid and not (any_size or reduces):
-        return False
+    function itself broadcasts the tensor on some path (an `expand` in one branch). Small
+    broadcasts and position grids are reported too, as low-severity findings (`low_reason`)."""
     return value.state is State.DEFINITE or value.local or facts.in_scope(flow.func, scope)
 
 

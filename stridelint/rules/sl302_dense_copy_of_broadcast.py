@@ -140,13 +140,17 @@ def _keeper(result_uses: list[Use], *, explicit: bool) -> tuple[Use, bool] | Non
     it only escapes (returned, stored, passed on), the consumer we cannot see usually needs it
     dense, and on real libraries those reports were mostly noise: low severity. A reshape
     that merges a stride-0 dim copies implicitly: any other keeper makes a full finding."""
-    keepers = [u for u in result_uses if u.kind in (uses.DENSE, uses.OPAQUE)]
+    keepers = [
+        u for u in result_uses if u.kind in (uses.DENSE, uses.OPAQUE) or u.need == uses.RESHAPE
+    ]
     if not keepers:
         return None
     written = next((u for u in keepers if u.need == uses.WRITE), None)
     if written is not None:
         return written, True
-    controlled = next((u for u in keepers if u.need in (uses.LAUNCH, uses.VIEW)), None)
+    controlled = next(
+        (u for u in keepers if u.need in (uses.LAUNCH, uses.VIEW, uses.RESHAPE)), None
+    )
     if controlled is not None:
         return controlled, False
     return keepers[0], explicit

@@ -200,11 +200,11 @@ def test_messages_name_the_tensor_once_and_leave_the_evidence_out():
 
 def test_a_suspected_broadcast_says_possibly():
     code = """
-    def active_slots(slots, n, tile: bool):
+    def active_gates(gates, n, tile: bool):
         if tile:
-            s = slots.expand(n, -1)
+            s = gates.expand(n, -1)
         else:
-            s = slots
+            s = gates
         return (s != 0).sum()
     """
     assert _messages(code) == [
