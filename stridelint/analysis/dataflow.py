@@ -278,9 +278,8 @@ class FunctionFlow:
         if isinstance(target, (cst.Tuple, cst.List)):
             elements = [e.value for e in target.elements]
             if self._resolves_to(rhs, torch_ops.BROADCAST_TUPLE_FUNCTIONS):
-                evidence = Evidence(
-                    "it comes from `torch.broadcast_tensors`", self.facts.position(rhs)
-                )
+                source = self.facts.imports.resolve(rhs.func)  # type: ignore[attr-defined]
+                evidence = Evidence(f"it comes from `{source}`", self.facts.position(rhs))
                 for element in elements:
                     self._bind(element, Broadcast(State.DEFINITE, (evidence,), local=True))
             elif isinstance(rhs, (cst.Tuple, cst.List)) and len(rhs.elements) == len(elements):
@@ -469,7 +468,7 @@ class FunctionFlow:
         return None
 
     def _keeps_dtype(self, cast: cst.Call, receiver: cst.BaseExpression) -> bool:
-        target = dtypes.cast_dtype(self.facts, cast)
+        target = dtypes.cast_target(self.facts, cast, self._statement)
         return target is not None and target == dtypes.dtype_of(
             self.facts, receiver, self._statement
         )

@@ -1,7 +1,7 @@
 """Whether a `reshape`/`flatten`/`ravel` of a broadcast tensor must copy it.
 
-A reshape is a view when it only splits dims or merges size-1 ones; merging a stride-0 dim
-with a dim of nonzero stride needs a copy of the full logical size (no single stride can
+A reshape is a view when it only splits dims, merges size-1 ones or merges stride-0 dims
+with each other; merging a stride-0 dim with a dim of nonzero stride needs a copy of the full logical size (no single stride can
 describe the merged dim; semantics §1.1). Decided from the sizes the code spells out.
 """
 
@@ -27,8 +27,10 @@ def merge_of(facts: ModuleFacts, op: LayoutOp) -> str | None:
     if op.name == "ravel" or (op.name == "flatten" and not call.args) or _reshape_to_1d(
         facts, call, op.statement
     ):
-        if dims is not None and len(set(range(len(dims.sizes))) - dims.unit) < 2:
-            return None  # one dim of size > 1 at most: a view
+        if dims is not None:
+            larger = set(range(len(dims.sizes))) - dims.unit
+            if len(larger) < 2 or larger <= dims.broadcast:
+                return None  # one dim of size > 1 at most, or only stride-0 ones: a view
         return "flattens a stride-0 dim together with the others"
     if dims is None:
         return None

@@ -77,3 +77,31 @@ def test_dtype_seen_through_negation_and_same_dtype_elementwise_ops():
     assert dtype_of(facts, names["a"], statement) == "float32"
     assert dtype_of(facts, names["b"], statement) == "float16"
     assert dtype_of(facts, names["c"], statement) is None  # x's dtype is not in the code
+
+
+def _cast_target(code: str, cast: str) -> str | None:
+    facts = facts_of("import torch\n" + code)
+    call = node(facts, cast, cst.Call)
+    return dtypes.cast_target(facts, call, statement_of(facts, call))
+
+
+def test_type_as_converts_to_the_dtype_the_other_tensor_is_shown_to_have():
+    code = "def f(a, b):\n    o = b.half()\n    y = a.type_as(o)\n"
+    assert _cast_target(code, "a.type_as(o)") == "float16"
+
+
+def test_type_as_of_a_tensor_of_unknown_dtype_has_no_known_target():
+    assert _cast_target("def f(a, b):\n    y = a.type_as(b)\n", "a.type_as(b)") is None
+
+
+def test_a_dtype_set_on_one_branch_only_is_unknown():
+    code = (
+        "def f(m, n, c):\n    h = m\n    if c:\n        h = m.half()\n"
+        "    t = h.expand(n, -1)\n    y = t + 1\n"
+    )
+    assert _dtype_of(code) is None
+
+
+def test_dtype_of_a_type_as_result_is_the_other_tensors():
+    code = "def f(m, n, w):\n    o = w.bfloat16()\n    t = m.type_as(o).expand(n, -1)\n    y = t + 1\n"
+    assert _dtype_of(code) == "bfloat16"
