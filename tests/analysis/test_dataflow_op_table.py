@@ -101,3 +101,31 @@ def test_a_gather_by_a_broadcast_mask_is_dense():
     """The broadcast is in the index, not in the result: nothing full-size is kept."""
     result = flow("m = mask.expand(n, 64)\nd = torch.ones(n, 64)\ny = d[m]\n")
     assert result.sinks == {} and isinstance(result.env["y"], Dense)
+
+
+@pytest.mark.parametrize("header", ["from einops import repeat\n", "import einops\n"])
+def test_einops_repeat_with_a_new_axis_on_its_own_is_a_broadcast(header):
+    call = "repeat" if header.startswith("from") else "einops.repeat"
+    result = flow(f"e = {call}(x, 'b d -> b r d', r=n)\ny = e.exp()\n", header)
+    assert isinstance(result.env["e"], Broadcast)
+    assert [s.kind for s in result.sinks.values()] == ["elementwise"]
+
+
+@pytest.mark.parametrize(
+    "pattern", ["'b d -> b (r d)'", "'b d -> (r b) d'", "'b d -> b d'", "f'b d -> b {n}'", "spec"]
+)
+def test_einops_repeat_that_merges_or_adds_nothing_or_is_not_literal_is_no_source(pattern):
+    result = flow(f"spec = w\ne = repeat(x, {pattern}, r=n)\n", "from einops import repeat\n")
+    assert "e" not in result.env
+
+
+def test_einops_rearrange_without_merged_groups_keeps_a_broadcast():
+    body = "e = x[:, None].expand(-1, n)\ny = rearrange(e, 'b r -> r b')\nz = y.exp()\n"
+    result = flow(body, "from einops import rearrange\nimport torch\n")
+    assert isinstance(result.env["y"], Broadcast)
+    assert [s.kind for s in result.sinks.values()] == ["elementwise"]
+
+
+def test_einops_rearrange_that_merges_a_broadcast_is_unknown():
+    body = "e = x[:, None].expand(-1, n)\ny = rearrange(e, 'b r -> (b r)')\n"
+    assert "y" not in flow(body, "from einops import rearrange\nimport torch\n").env

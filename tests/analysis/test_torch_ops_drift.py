@@ -203,3 +203,35 @@ def test_a_reshape_copies_only_when_it_merges_a_stride_0_dim_with_a_strided_one(
     assert shares_storage(base, result) is view
     if not view:
         assert is_dense_copy(t, result)
+
+
+def _backend_repeat(x: torch.Tensor, count: int, merge: bool) -> torch.Tensor:
+    """`repeat(x, "b d -> b r d")` (or `"b d -> b (r d)"` when merge) as einops' torch backend
+    runs it, by its source (einops is not a dependency): unsqueeze + expand the new axis,
+    then one reshape to the output groups."""
+    expanded = x.unsqueeze(1).expand(-1, count, -1)
+    b, r, d = expanded.shape
+    return expanded.reshape(b, r * d) if merge else expanded.reshape(b, r, d)
+
+
+def test_the_steps_einops_runs_for_repeat_expand_and_copy_only_on_a_merge() -> None:
+    """The torch side of `einops_patterns`: a new axis alone stays stride 0, a merged one
+    is copied to the full size."""
+    x = torch.randn(4, 3)
+    alone = _backend_repeat(x, 5, merge=False)
+    assert alone.stride() == (3, 0, 1) and shares_storage(x, alone)
+    merged = _backend_repeat(x, 5, merge=True)
+    assert is_dense_copy(x, merged) and merged.shape == (4, 15)
+
+
+@pytest.mark.parametrize(("pattern", "view"), [("b d -> b r d", True), ("b d -> b (r d)", False)])
+def test_einops_repeat_is_a_view_exactly_when_no_output_group_merges(pattern, view) -> None:
+    """Against einops itself where it is installed (it is no dependency of stridelint)."""
+    einops = pytest.importorskip("einops")
+    from stridelint.analysis import einops_patterns
+
+    x = torch.randn(4, 3)
+    result = einops.repeat(x, pattern, r=5)
+    assert shares_storage(x, result) is view
+    assert (0 in result.stride()) is view
+    assert einops_patterns.parse(pattern).merges is not view
