@@ -1,8 +1,9 @@
 """Whether a `reshape`/`flatten`/`ravel` of a broadcast tensor must copy it.
 
 A reshape is a view when it only splits dims, merges size-1 ones or merges stride-0 dims
-with each other; merging a stride-0 dim with a dim of nonzero stride needs a copy of the full logical size (no single stride can
-describe the merged dim; semantics §1.1). Decided from the sizes the code spells out.
+with each other; merging a stride-0 dim with a dim of nonzero stride needs a copy of the
+full logical size (no single stride can describe the merged dim; semantics §1.1). Decided
+from the sizes the code spells out.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from stridelint.analysis import literals, provenance
-from stridelint.analysis.literals import literal_int
 from stridelint.analysis.bindings import reaching_assignment
 
 if TYPE_CHECKING:
@@ -76,7 +76,9 @@ def _known_dims(
         return None
     if call.func.attr.value == "expand_as":
         target = _spelled_shape(facts, call.args[0].value, at) if len(call.args) == 1 else None
-        dims = provenance.expanded_dims(facts, call, target) if target else None
+        if target is None or any(literals.literal_int(s) == -1 for s in target):
+            return None  # a `-1` there is the target's own size, not one the expand keeps
+        dims = provenance.expanded_dims(facts, call, target)
     else:
         dims = provenance.expanded_dims(facts, call)
     if dims is None:
@@ -199,7 +201,7 @@ def _reshape_groups(
         return front + back if cursor == end else None
     if last - index > 1 or cursor > end:
         return None
-    if literal_int(sizes[index]) != -1 and len(sizes) < 2:
+    if literals.literal_int(sizes[index]) != -1 and len(sizes) < 2:
         return None  # one name may hold a whole shape
     return front + [tuple(range(cursor, end))] + back
 
@@ -214,13 +216,13 @@ def _match(
 ) -> tuple[int, ...] | None:
     """The dims `size` covers starting at `at` (ending there when backwards): () for a new
     size-1 dim, None when its factors are not the expand sizes there."""
-    if literal_int(size) == -1:
+    if literals.literal_int(size) == -1:
         return None
     factors = [facts.text_of(f) for f in _factors(size)]
     span = range(at - len(factors), at) if backwards else range(at, at + len(factors))
-    if span.start >= 0 and span.stop <= len(dims.sizes):
-        if [dims.sizes[d] for d in span] == factors and "-1" not in factors:
-            return tuple(span)
+    inside = span.start >= 0 and span.stop <= len(dims.sizes)
+    if inside and [dims.sizes[d] for d in span] == factors and "-1" not in factors:
+        return tuple(span)
     return () if factors == ["1"] else None
 
 

@@ -103,5 +103,8 @@ def test_a_dtype_set_on_one_branch_only_is_unknown():
 
 
 def test_dtype_of_a_type_as_result_is_the_other_tensors():
-    code = "def f(m, n, w):\n    o = w.bfloat16()\n    t = m.type_as(o).expand(n, -1)\n    y = t + 1\n"
+    code = (
+        "def f(m, n, w):\n    o = w.bfloat16()\n    t = m.type_as(o).expand(n, -1)\n"
+        "    y = t + 1\n"
+    )
     assert _dtype_of(code) == "bfloat16"

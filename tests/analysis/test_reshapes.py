@@ -50,6 +50,7 @@ def test_flattening_a_stride_0_dim_with_another_copies(body):
         "g = shape.reshape(n, m, 4)\ny = x.unsqueeze(-1).expand_as(g).reshape(n * m, 4)",
         "z = x.reshape(1, -1, m)\ny = z.expand(n, -1, -1).reshape(n, -1)",  # splits nothing
         "y = x.unsqueeze(-1).expand_as(shape).reshape(n, total)",  # target's sizes unknown
+        "g = shape.reshape(n, -1, 4)\ny = x.unsqueeze(-1).expand_as(g).reshape(n, total)",
         "z = x.reshape(1, -1, m)\ny = z.expand(n, -1, -1).reshape(a, b)",  # two sizes left
     ],
 )
