@@ -36,7 +36,7 @@ _SOURCE_WORDS = frozenset(
     qualified.rsplit(".", 1)[-1]
     for qualified in torch_ops.BROADCAST_METHODS | torch_ops.BROADCAST_FUNCTIONS
     | torch_ops.BROADCAST_TUPLE_FUNCTIONS | torch_ops.STRIDED_FUNCTIONS
-)
+) | torch_ops.SOURCE_MODULES  # `from einops import repeat`: the module, not `repeat`
 
 
 _WORDS = sorted(_SOURCE_WORDS | {"broadcast", "stride"})
@@ -112,6 +112,9 @@ def may_have_findings(tree: ast.AST, broadcast_hints: Iterable[str] = ()) -> boo
             ):
                 return True
             continue
+        elif kind is ast.ImportFrom:
+            if (node.module or "").split(".")[0] in torch_ops.SOURCE_MODULES:
+                return True
         elif kind is ast.arg:
             if names_a_source(node.arg, hints) or (
                 node.annotation is not None and has_string_with(node.annotation, "#")

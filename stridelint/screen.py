@@ -53,7 +53,8 @@ from stridelint.prefilter import (
 _FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 _SOURCES = (
     torch_ops.BROADCAST_FUNCTIONS | torch_ops.BROADCAST_TUPLE_FUNCTIONS
-    | torch_ops.STRIDED_FUNCTIONS
+    | torch_ops.STRIDED_FUNCTIONS | torch_ops.PATTERN_BROADCAST_FUNCTIONS
+    | torch_ops.SOURCE_MODULES
 )  # fmt: skip
 _LINE_BREAK = re.compile(r"\r\n|\n|\r")
 # Attribute names that can make a broadcast: the source methods, and the last names of the

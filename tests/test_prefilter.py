@@ -28,6 +28,8 @@ def candidate(source: str, hints: tuple[str, ...] = ()) -> bool:
         "a, b = torch.broadcast_tensors(x, y)",
         "y = torch.as_strided(x, (4, 8), (0, 1))",
         "y = torch.empty_strided((4, 8), (0, 1))",
+        "from einops import repeat\ny = repeat(x, 'd -> b d', b=4)",  # the module, not `repeat`
+        "import einops as E\ny = E.repeat(x, 'd -> b d', b=4)",
         'def f(mask):\n    """mask: BROADCAST over rows."""',
         'def f(mask):\n    ("mask: broad" "castable")',
         'def f(mask):\n    """mask: broad\\x63astable"""',

@@ -20,6 +20,7 @@ import libcst as cst
 
 from stridelint.analysis import provenance, torch_ops
 from stridelint.analysis import dtypes
+from stridelint.analysis import einops_patterns
 from stridelint.analysis import evidence as param_evidence
 from stridelint.analysis.dtypes import names_integer_dtype
 from stridelint.analysis.literals import literal_int
@@ -283,9 +284,8 @@ class FunctionFlow:
         if isinstance(target, (cst.Tuple, cst.List)):
             elements = [e.value for e in target.elements]
             if self._resolves_to(rhs, torch_ops.BROADCAST_TUPLE_FUNCTIONS):
-                evidence = Evidence(
-                    "it comes from `torch.broadcast_tensors`", self.facts.position(rhs)
-                )
+                source = self.facts.imports.resolve(rhs.func)  # type: ignore[attr-defined]
+                evidence = Evidence(f"it comes from `{source}`", self.facts.position(rhs))
                 for element in elements:
                     self._bind(element, Broadcast(State.DEFINITE, (evidence,), local=True))
             elif isinstance(rhs, (cst.Tuple, cst.List)) and len(rhs.elements) == len(elements):
@@ -474,7 +474,7 @@ class FunctionFlow:
         return None
 
     def _keeps_dtype(self, cast: cst.Call, receiver: cst.BaseExpression) -> bool:
-        target = dtypes.cast_dtype(self.facts, cast)
+        target = dtypes.cast_target(self.facts, cast, self._statement)
         return target is not None and target == dtypes.dtype_of(
             self.facts, receiver, self._statement
         )
@@ -602,6 +602,8 @@ class FunctionFlow:
         positional = [(a.value, v) for a, v in arguments if a.keyword is None and not a.star]
         if qualified in torch_ops.BROADCAST_FUNCTIONS and positional:
             return self._broadcast_source(node, positional[0][0], positional[0][1])
+        if qualified in torch_ops.PATTERN_VIEW_FUNCTIONS and positional:
+            return self._pattern_call(node, qualified, positional[0], _pattern_of(node))
         if qualified in torch_ops.STRIDED_FUNCTIONS and _has_literal_zero_stride(node):
             evidence = Evidence(
                 f"`{qualified.split('.')[-1]}` is given a literal 0 stride", self.facts.position(node)
@@ -637,6 +639,22 @@ class FunctionFlow:
         if qualified.startswith("math."):
             return Scalar()
         return None
+
+    def _pattern_call(
+        self,
+        node: cst.Call,
+        qualified: str,
+        operand: tuple[cst.BaseExpression, Value],
+        pattern: einops_patterns.Pattern | None,
+    ) -> Value:
+        """`einops.repeat(x, "b d -> b r d")` expands its new axes: a stride-0 view; a pattern
+        whose output merges no axes is a view of its input. Anything else is unknown: which
+        input dims a merged group holds is not known."""
+        if pattern is None or pattern.merges:
+            return None
+        if qualified in torch_ops.PATTERN_BROADCAST_FUNCTIONS and pattern.new_axes:
+            return self._broadcast_source(node, operand[0], operand[1])
+        return operand[1] if isinstance(operand[1], Broadcast) else None
 
     def _broadcast_source(
         self, node: cst.Call, receiver_node: cst.BaseExpression, receiver: Value
@@ -880,6 +898,18 @@ def _literal_numbers(call: cst.Call) -> bool:
         isinstance(e, cst.StarredElement) or isinstance(e.value, (cst.List, cst.Tuple))
         for e in elements
     )
+
+
+def _pattern_of(call: cst.Call) -> einops_patterns.Pattern | None:
+    """The parsed pattern of an einops call: its second positional argument or `pattern=`,
+    when it is a plain string literal."""
+    positional = [a for a in call.args if a.keyword is None]
+    keyword = [a for a in call.args if a.keyword is not None and a.keyword.value == "pattern"]
+    found = keyword or positional[1:2]
+    if not found or found[0].star or not isinstance(found[0].value, cst.SimpleString):
+        return None
+    text = found[0].value.evaluated_value
+    return einops_patterns.parse(text) if isinstance(text, str) else None
 
 
 def _keeps_positions(node: cst.BaseExpression, kind: str) -> bool:

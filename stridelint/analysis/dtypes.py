@@ -72,6 +72,26 @@ def cast_dtype(facts: ModuleFacts, node: cst.BaseExpression) -> str | None:
     return None
 
 
+def cast_target(
+    facts: ModuleFacts, cast: cst.Call, statement: cst.CSTNode | None
+) -> str | None:
+    """The dtype `cast` converts to, in `cast_dtype`'s terms: its argument's, or for
+    `x.type_as(other)` the dtype the code shows `other` has at `statement`."""
+    return _cast_target(facts, cast, statement, 0)
+
+
+def _cast_target(
+    facts: ModuleFacts, cast: cst.Call, statement: cst.CSTNode | None, depth: int
+) -> str | None:
+    func = cast.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "type_as":
+        positional = [a.value for a in cast.args if a.keyword is None and not a.star]
+        if len(positional) != 1 or len(cast.args) != 1:
+            return None
+        return _dtype_of(facts, positional[0], statement, depth + 1)
+    return cast_dtype(facts, cast)
+
+
 def dtype_of(
     facts: ModuleFacts, node: cst.BaseExpression, statement: cst.CSTNode | None
 ) -> str | None:
@@ -96,7 +116,7 @@ def _dtype_of(
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
         return _dtype_of(facts, node.expression, statement, depth + 1)
     if isinstance(node, cst.Call):
-        cast = cast_dtype(facts, node)
+        cast = _cast_target(facts, node, statement, depth)
         if cast is not None:
             return cast
         operand = _same_dtype_operand(facts, node)

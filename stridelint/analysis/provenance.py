@@ -122,18 +122,23 @@ class ExpandedDims:
         return frozenset(range(len(self.sizes))) - self.kept - self.unit
 
 
-def expanded_dims(facts: ModuleFacts, call: cst.BaseExpression) -> ExpandedDims | None:
+def expanded_dims(
+    facts: ModuleFacts,
+    call: cst.BaseExpression,
+    target: Sequence[cst.BaseExpression] | None = None,
+) -> ExpandedDims | None:
     """Read the dims of a literal expand. `x[:, None].expand(b, n, s)` broadcasts dim 1. The
     entries of the subscript are lined up with the first sizes (the last ones after an
-    `...`), as they are whenever the expand adds no leading dims."""
+    `...`), as they are whenever the expand adds no leading dims. `target`: the sizes of
+    the tensor an `expand_as` names, where the caller knows them."""
     if not (
         isinstance(call, cst.Call)
         and isinstance(call.func, cst.Attribute)
-        and call.func.attr.value == "expand"
+        and call.func.attr.value == ("expand" if target is None else "expand_as")
         and facts.imports.resolve(call.func) is None
     ):
         return None
-    sizes = [a.value for a in call.args]
+    sizes = [a.value for a in call.args] if target is None else list(target)
     if len(sizes) == 1 and isinstance(sizes[0], (cst.Tuple, cst.List)):
         sizes = [e.value for e in sizes[0].elements]
     elif len(sizes) == 1 and literal_int(sizes[0]) is None:

@@ -1,12 +1,14 @@
 """Whether a `reshape`/`flatten`/`ravel` of a broadcast tensor must copy it.
 
-A reshape is a view when it only splits dims or merges size-1 ones; merging a stride-0 dim
-with a dim of nonzero stride needs a copy of the full logical size (no single stride can
-describe the merged dim; semantics §1.1). Decided from the sizes the code spells out.
+A reshape is a view when it only splits dims, merges size-1 ones or merges stride-0 dims
+with each other; merging a stride-0 dim with a dim of nonzero stride needs a copy of the
+full logical size (no single stride can describe the merged dim; semantics §1.1). Decided
+from the sizes the code spells out.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -22,13 +24,15 @@ if TYPE_CHECKING:
 
 def merge_of(facts: ModuleFacts, op: LayoutOp) -> str | None:
     """A phrase naming the merge, when the code shows one that must copy; None otherwise."""
-    dims = provenance.dims_of(facts, op.operand, op.statement)
+    dims = _known_dims(facts, op.operand, op.statement)
     call = op.call
     if op.name == "ravel" or (op.name == "flatten" and not call.args) or _reshape_to_1d(
         facts, call, op.statement
     ):
-        if dims is not None and len(set(range(len(dims.sizes))) - dims.unit) < 2:
-            return None  # one dim of size > 1 at most: a view
+        if dims is not None:
+            larger = set(range(len(dims.sizes))) - dims.unit
+            if len(larger) < 2 or larger <= dims.broadcast:
+                return None  # one dim of size > 1 at most, or only stride-0 ones: a view
         return "flattens a stride-0 dim together with the others"
     if dims is None:
         return None
@@ -49,11 +53,63 @@ def merge_of(facts: ModuleFacts, op: LayoutOp) -> str | None:
         broadcast = [d for d in group if d in dims.broadcast]
         others = [d for d in group if d not in dims.broadcast and d not in dims.unit]
         if broadcast and others:
-            return (
-                f"merges the stride-0 dim `{dims.sizes[broadcast[0]]}` with "
-                f"`{dims.sizes[others[0]]}`"
+            other = dims.sizes[others[0]]
+            return f"merges the stride-0 dim `{dims.sizes[broadcast[0]]}` with " + (
+                f"`{other}`" if other != "-1" else "a strided dim"
             )
     return None
+
+
+def _known_dims(
+    facts: ModuleFacts, operand: cst.BaseExpression, statement: cst.CSTNode | None
+) -> ExpandedDims | None:
+    """The dims of the expand `operand` comes from (inline, or the one a name certainly
+    reads), with the sizes the code spells elsewhere filled in: an `expand_as(other)` takes
+    `other`'s spelled shape, and a kept `-1` takes the size the expanded tensor was given."""
+    call, at = operand, statement
+    if isinstance(operand, cst.Name):
+        found = reaching_assignment(facts, operand, statement)
+        if found is None:
+            return None
+        call, at = found[0].value, found[1]
+    if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
+        return None
+    if call.func.attr.value == "expand_as":
+        target = _spelled_shape(facts, call.args[0].value, at) if len(call.args) == 1 else None
+        if target is None or any(literals.literal_int(s) == -1 for s in target):
+            return None  # a `-1` there is the target's own size, not one the expand keeps
+        dims = provenance.expanded_dims(facts, call, target)
+    else:
+        dims = provenance.expanded_dims(facts, call)
+    if dims is None:
+        return None
+    source = _spelled_shape(facts, call.func.value, at)
+    if source is None or len(source) != len(dims.sizes):
+        return dims
+    sizes = tuple(
+        facts.text_of(source[d]) if d in dims.kept and size == "-1" else size
+        for d, size in enumerate(dims.sizes)
+    )
+    return replace(dims, sizes=sizes)
+
+
+def _spelled_shape(
+    facts: ModuleFacts, node: cst.BaseExpression, statement: cst.CSTNode | None
+) -> list[cst.BaseExpression] | None:
+    """The sizes of a tensor made by `.reshape(a, b, ...)` / `.view(a, b, ...)` /
+    `.expand(a, b, ...)` with two sizes or more (one name may be a whole shape or a dtype),
+    inline or through the one assignment a name certainly reads."""
+    if isinstance(node, cst.Name):
+        found = reaching_assignment(facts, node, statement)
+        if found is None:
+            return None
+        node = found[0].value
+    if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+        return None
+    if node.func.attr.value not in ("reshape", "view", "expand"):
+        return None
+    sizes = _sizes(node)
+    return sizes if sizes is not None and len(sizes) >= 2 else None
 
 
 def _reshape_to_1d(facts: ModuleFacts, call: cst.Call, statement: cst.CSTNode | None) -> bool:
@@ -116,26 +172,58 @@ def _reshape_groups(
     facts: ModuleFacts, call: cst.Call, dims: ExpandedDims
 ) -> list[tuple[int, ...]] | None:
     """Which expand dims each new size covers: a size equal to an expand size keeps that dim,
-    a product of consecutive expand sizes (`h * g`) merges them; a final -1 takes the rest."""
+    a product of consecutive expand sizes (`h * g`) merges them, a literal 1 is a new size-1
+    dim. Matched from both ends; one size left over (a `-1`, or any size when the call gives
+    two or more, all then numbers) covers the dims between, as the element count requires."""
     sizes = _sizes(call)
     if sizes is None:
         return None
-    groups = []
-    cursor = 0
-    for index, size in enumerate(sizes):
-        if literals.literal_int(size) == -1 and index == len(sizes) - 1:
-            groups.append(tuple(range(cursor, len(dims.sizes))))
-            cursor = len(dims.sizes)
-            continue
-        factors = [facts.text_of(f) for f in _factors(size)]
-        if list(dims.sizes[cursor : cursor + len(factors)]) == factors:
-            groups.append(tuple(range(cursor, cursor + len(factors))))
-            cursor += len(factors)
-        elif factors == ["1"]:
-            continue  # a new size-1 dim
-        else:
-            return None
-    return groups if cursor == len(dims.sizes) else None
+    count = len(dims.sizes)
+    front: list[tuple[int, ...]] = []
+    cursor, index = 0, 0
+    while index < len(sizes):
+        matched = _match(facts, sizes[index], dims, cursor)
+        if matched is None:
+            break
+        front.extend([matched] if matched else [])
+        cursor += len(matched)
+        index += 1
+    back: list[tuple[int, ...]] = []
+    end, last = count, len(sizes)
+    while last > index:
+        matched = _match(facts, sizes[last - 1], dims, end, backwards=True)
+        if matched is None:
+            break
+        back[:0] = [matched] if matched else []
+        end -= len(matched)
+        last -= 1
+    if last == index:  # every size matched
+        return front + back if cursor == end else None
+    if last - index > 1 or cursor > end:
+        return None
+    if literals.literal_int(sizes[index]) != -1 and len(sizes) < 2:
+        return None  # one name may hold a whole shape
+    return front + [tuple(range(cursor, end))] + back
+
+
+def _match(
+    facts: ModuleFacts,
+    size: cst.BaseExpression,
+    dims: ExpandedDims,
+    at: int,
+    *,
+    backwards: bool = False,
+) -> tuple[int, ...] | None:
+    """The dims `size` covers starting at `at` (ending there when backwards): () for a new
+    size-1 dim, None when its factors are not the expand sizes there."""
+    if literals.literal_int(size) == -1:
+        return None
+    factors = [facts.text_of(f) for f in _factors(size)]
+    span = range(at - len(factors), at) if backwards else range(at, at + len(factors))
+    inside = span.start >= 0 and span.stop <= len(dims.sizes)
+    if inside and [dims.sizes[d] for d in span] == factors and "-1" not in factors:
+        return tuple(span)
+    return () if factors == ["1"] else None
 
 
 def _factors(node: cst.BaseExpression) -> list[cst.BaseExpression]:

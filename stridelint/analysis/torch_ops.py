@@ -120,6 +120,14 @@ BROADCAST_TUPLE_FUNCTIONS = frozenset(
     {"torch.broadcast_tensors", "torch.distributions.utils.broadcast_all"}
 )
 STRIDED_FUNCTIONS = frozenset({"torch.as_strided", "torch.empty_strided"})
+# einops functions run by their pattern (analysis/einops_patterns.py): `repeat` expands each
+# new axis (a stride-0 view unless an output group merges it); both are views when no output
+# group merges axes.
+PATTERN_BROADCAST_FUNCTIONS = frozenset({"einops.repeat"})
+PATTERN_VIEW_FUNCTIONS = PATTERN_BROADCAST_FUNCTIONS | frozenset({"einops.rearrange"})
+# Modules whose import may bring a source the pre-filter cannot know by its last name
+# (`repeat` is too common a word): a file importing one is read.
+SOURCE_MODULES = frozenset({"einops"})
 
 LIKE_FUNCTIONS = frozenset(
     f"torch.{name}"

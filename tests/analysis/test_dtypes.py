@@ -90,3 +90,34 @@ def test_itemsize_of_a_canonical_dtype(dtype, size):
 @pytest.mark.parametrize("dtype", [None, "x.dtype", "self.dtype"])
 def test_itemsize_is_unknown_when_the_code_does_not_name_the_dtype(dtype):
     assert dtypes.itemsize(dtype) is None
+
+
+def _cast_target(code: str, cast: str) -> str | None:
+    facts = facts_of("import torch\n" + code)
+    call = node(facts, cast, cst.Call)
+    return dtypes.cast_target(facts, call, statement_of(facts, call))
+
+
+def test_type_as_converts_to_the_dtype_the_other_tensor_is_shown_to_have():
+    code = "def f(a, b):\n    o = b.half()\n    y = a.type_as(o)\n"
+    assert _cast_target(code, "a.type_as(o)") == "float16"
+
+
+def test_type_as_of_a_tensor_of_unknown_dtype_has_no_known_target():
+    assert _cast_target("def f(a, b):\n    y = a.type_as(b)\n", "a.type_as(b)") is None
+
+
+def test_a_dtype_set_on_one_branch_only_is_unknown():
+    code = (
+        "def f(m, n, c):\n    h = m\n    if c:\n        h = m.half()\n"
+        "    t = h.expand(n, -1)\n    y = t + 1\n"
+    )
+    assert _dtype_of(code) is None
+
+
+def test_dtype_of_a_type_as_result_is_the_other_tensors():
+    code = (
+        "def f(m, n, w):\n    o = w.bfloat16()\n    t = m.type_as(o).expand(n, -1)\n"
+        "    y = t + 1\n"
+    )
+    assert _dtype_of(code) == "bfloat16"

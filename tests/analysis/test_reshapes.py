@@ -23,6 +23,13 @@ def merge(body: str) -> str | None:
         "y = x[:, None].expand(n, m).reshape(x.numel())",
         "y = x[:, None].expand(n, m).flatten()",
         "y = x[:, None, :].expand(-1, n, -1).reshape(-1)",
+        "y = x[None, :, None].expand(n, -1, m).flatten(0, 1)",  # stride-0 with a strided dim
+        "y = x[None, None, :].expand(n, m, -1).reshape(-1)",  # stride-0 dims with a strided one
+        # the sizes an `expand_as` target was given; the one size left covers the rest
+        "g = shape.reshape(n, m, 4)\ny = x.unsqueeze(-1).expand_as(g).reshape(n, m * 4)",
+        "g = shape.view(n, m, 4)\ny = x.unsqueeze(-1).expand_as(g).reshape(n, total)",
+        # a kept `-1` takes the size the expanded tensor was given
+        "z = x.reshape(1, -1, m)\ny = z.expand(n, -1, -1).reshape(-1, m)",
     ],
 )
 def test_flattening_a_stride_0_dim_with_another_copies(body):
@@ -35,6 +42,16 @@ def test_flattening_a_stride_0_dim_with_another_copies(body):
         "y = x[:, None].expand(n, m).reshape(shape)",  # one name: may be a whole shape
         "y = x[:, None].expand(n, m).reshape(n, m)",  # same shape: a view
         "y = x[:, None].expand(1, m).reshape(-1)",  # one dim of size > 1: a view
+        "y = x[None, None].expand(n, m).reshape(-1)",  # only stride-0 dims merged: a view
+        "y = x[None, None].expand(n, m).flatten()",
+        "y = x[None, None, :].expand(n, m, -1).reshape(n * m, -1)",
+        "y = x[None, None, :].expand(n, m, -1).flatten(0, 1)",
+        "y = x[:, None, None].expand(-1, 1, m).flatten(1)",  # a size-1 dim with a stride-0 one
+        "g = shape.reshape(n, m, 4)\ny = x.unsqueeze(-1).expand_as(g).reshape(n * m, 4)",
+        "z = x.reshape(1, -1, m)\ny = z.expand(n, -1, -1).reshape(n, -1)",  # splits nothing
+        "y = x.unsqueeze(-1).expand_as(shape).reshape(n, total)",  # target's sizes unknown
+        "g = shape.reshape(n, -1, 4)\ny = x.unsqueeze(-1).expand_as(g).reshape(n, total)",
+        "z = x.reshape(1, -1, m)\ny = z.expand(n, -1, -1).reshape(a, b)",  # two sizes left
     ],
 )
 def test_a_reshape_that_may_be_a_view_is_not_a_merge(body):

@@ -133,3 +133,105 @@ def test_join_functions_write_each_input_whole_into_a_dense_output(name: str) ->
     assert 0 not in result.stride() and result.is_contiguous()
     assert result.numel() == t.numel() + other.numel()
     assert not shares_storage(t, result)
+
+
+@pytest.mark.parametrize("name", sorted(torch_ops.BROADCAST_TUPLE_FUNCTIONS))
+def test_broadcast_tuple_functions_return_stride_0_views_of_their_inputs(name: str) -> None:
+    module, _, attribute = name.rpartition(".")
+    function = getattr(eval(module, {"torch": torch}) if module != "torch" else torch, attribute)
+    row, column = torch.arange(3.0), torch.arange(4.0).unsqueeze(1)
+    a, b = function(row, column)
+    assert a.shape == b.shape == (4, 3)
+    assert a.stride() == (0, 1) and b.stride() == (1, 0)
+    assert shares_storage(a, row) and shares_storage(b, column)
+
+
+@pytest.mark.parametrize("name", sorted(torch_ops.CAST_METHODS | {"type_as"}))
+def test_a_cast_to_the_dtype_a_tensor_has_returns_the_tensor_itself(name: str) -> None:
+    """What lets the analysis drop a cast whose dtypes it knows are equal (dtypes.py)."""
+    target = {"float": torch.float32, "double": torch.float64, "half": torch.float16,
+              "bfloat16": torch.bfloat16, "int": torch.int32, "long": torch.int64,
+              "short": torch.int16, "byte": torch.uint8, "char": torch.int8,
+              "bool": torch.bool}.get(name, torch.float16)  # fmt: skip
+    t = stride0(torch.float32).to(target)
+    t = t[:1].expand(4, 3)  # stride 0 again after the conversion
+    result = t.type_as(torch.ones(1, dtype=target)) if name == "type_as" else getattr(t, name)()
+    assert result is t
+    assert t.to(target) is t and t.type(target) is t
+
+
+def test_functional_dropout_draws_each_element_so_it_is_not_elementwise() -> None:
+    """Dropout of an expanded tensor keeps different elements in each row: moving it before
+    the expand would change the values, so it is no table entry."""
+    assert "torch.nn.functional.dropout" not in torch_ops.FUNCTIONS
+    torch.manual_seed(0)
+    rows = torch.nn.functional.dropout(torch.ones(1, 256).expand(64, 256), 0.5)
+    assert 0 not in rows.stride() and not torch.equal(rows[0], rows[1])
+
+
+def test_boolean_mask_indexing_gathers_only_the_selected_elements() -> None:
+    """`t[mask]` of a stride-0 `t`: a new dense 1-D tensor of the selected count, never the
+    logical size (semantics §1.1); a stride-0 mask selects as its logical values say."""
+    t = stride0(torch.float32)
+    mask = torch.tensor([True, False, True]).expand(4, 3)
+    picked = t[mask]
+    assert picked.shape == (8,) and picked.stride() == (1,)
+    assert not shares_storage(t, picked)
+    assert picked.untyped_storage().nbytes() == 8 * picked.element_size()
+    assert t[mask].numel() == int(mask.sum())
+
+
+@pytest.mark.parametrize(
+    ("source", "shape", "view"),
+    [
+        ((1, 1, 5), (6, 5), True),  # merges two stride-0 dims
+        ((1, 1), (-1,), True),  # flattens only stride-0 dims
+        ((1, 1, 5), (2, 15), False),  # merges a stride-0 dim with a strided one
+        ((2, 1, 5), (2, 15), False),
+        ((2, 1, 5), (6, 5), False),  # a strided dim of size 2 with a stride-0 dim
+        ((1, 5), (3, 1, 5), True),  # adds a size-1 dim
+    ],
+)
+def test_a_reshape_copies_only_when_it_merges_a_stride_0_dim_with_a_strided_one(
+    source: tuple[int, ...], shape: tuple[int, ...], view: bool
+) -> None:
+    """The rule `reshapes.merge_of` decides by (semantics §1.1); the expand grows each size-1
+    source dim to (2, 3, 5)'s size, or (3, 5) for a 2-D source."""
+    base = torch.randn(*source)
+    t = base.expand(*((2, 3, 5) if len(source) == 3 else (3, 5)))
+    result = t.reshape(shape)
+    assert shares_storage(base, result) is view
+    if not view:
+        assert is_dense_copy(t, result)
+
+
+def _backend_repeat(x: torch.Tensor, count: int, merge: bool) -> torch.Tensor:
+    """`repeat(x, "b d -> b r d")` (or `"b d -> b (r d)"` when merge) as einops' torch backend
+    runs it, by its source (einops is not a dependency): unsqueeze + expand the new axis,
+    then one reshape to the output groups."""
+    expanded = x.unsqueeze(1).expand(-1, count, -1)
+    b, r, d = expanded.shape
+    return expanded.reshape(b, r * d) if merge else expanded.reshape(b, r, d)
+
+
+def test_the_steps_einops_runs_for_repeat_expand_and_copy_only_on_a_merge() -> None:
+    """The torch side of `einops_patterns`: a new axis alone stays stride 0, a merged one
+    is copied to the full size."""
+    x = torch.randn(4, 3)
+    alone = _backend_repeat(x, 5, merge=False)
+    assert alone.stride() == (3, 0, 1) and shares_storage(x, alone)
+    merged = _backend_repeat(x, 5, merge=True)
+    assert is_dense_copy(x, merged) and merged.shape == (4, 15)
+
+
+@pytest.mark.parametrize(("pattern", "view"), [("b d -> b r d", True), ("b d -> b (r d)", False)])
+def test_einops_repeat_is_a_view_exactly_when_no_output_group_merges(pattern, view) -> None:
+    """Against einops itself where it is installed (it is no dependency of stridelint)."""
+    einops = pytest.importorskip("einops")
+    from stridelint.analysis import einops_patterns
+
+    x = torch.randn(4, 3)
+    result = einops.repeat(x, pattern, r=5)
+    assert shares_storage(x, result) is view
+    assert (0 in result.stride()) is view
+    assert einops_patterns.parse(pattern).merges is not view

@@ -66,7 +66,8 @@ NOT_EXECUTABLE: dict[str, str] = {
         "SL201/padding_mask_chain", "SL201/padding_bias_scaled",
         "SL201/rotary_angle_cast_for_strided_kernel", "SL201/rotary_cos_sin_of_expanded_angle",
         "SL201/where_with_scalars", "SL201/where_two_expanded_operands",
-        "SL201/inverted_mask_returned", "SL301/contiguous_mask_with_strides",
+        "SL201/inverted_mask_returned", "SL201/functional_softplus_of_expanded",
+        "SL301/contiguous_mask_with_strides",
         "SL301/contiguous_of_documented_param", "SL301/zeros_like_of_expanded_read_only",
     )
 } | {

@@ -70,6 +70,14 @@ def test_where_two_expanded_operands(data, rows, cols, dtype):
 
 
 @EXAMPLES
+@given(data=st.data(), tokens=SIZE, dim=SIZE, dtype=FLOATS)
+def test_functional_softplus_of_expanded(data, tokens, dim, dtype):
+    gate = data.draw(laid_out((dim,), dtype))
+    hidden = data.draw(laid_out((tokens, dim), dtype))
+    _compare("functional_softplus_of_expanded", lambda m: m.gate_scale(gate, hidden))
+
+
+@EXAMPLES
 @given(data=st.data(), batch=SIZE, queries=SIZE, keys=SIZE)
 def test_inverted_mask_returned(data, batch, queries, keys):
     pad = data.draw(laid_out((batch, keys), torch.bool))
