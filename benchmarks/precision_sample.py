@@ -39,7 +39,13 @@ from real_corpus import DEFAULT_CACHE, run_stridelint, tomllib
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_JUDGEMENTS = HERE / "precision_judgements.toml"
-DEFAULT_LIBRARIES = ("diffusers-0.42.1", "vllm-0.33.0", "flashinfer_python-0.7.2.post1")
+DEFAULT_LIBRARIES = (
+    "transformers-5.23.0",
+    "diffusers-0.42.1",
+    "sglang-0.5.23",
+    "vllm-0.33.0",
+    "flashinfer_python-0.7.2.post1",
+)
 VERDICTS = ("act", "noise")
 
 
