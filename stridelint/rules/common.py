@@ -35,9 +35,6 @@ def reported(
     flow: FunctionFlow,
     value: Broadcast,
     scope: str,
-    *,
-    any_size: bool = False,
-    reduces: bool = False,
 ) -> bool:
     """DEFINITE findings everywhere; POSSIBLE ones only in kernel-wrapper scope, unless the
     function itself broadcasts the tensor on some path (an `expand` in one branch). Small

@@ -99,7 +99,7 @@ class ReduceOfMaterializedBroadcast(Rule):
                 if not sink.reductions:
                     continue
                 value = common.strongest(v for _, v in sink.operands)
-                if not common.reported(facts, flow, value, ctx.scope, reduces=True):
+                if not common.reported(facts, flow, value, ctx.scope):
                     continue
                 operand = sink.operands[0][0]
                 tensor = wording.tensor(facts, operand, sink.statement, value, sink.node)

@@ -59,7 +59,7 @@ class ReduceOfBroadcast(Rule):
         for flow in facts.flows.values():
             for reduction in flow.broadcast_reductions.values():
                 value = reduction.value
-                if not common.reported(facts, flow, value, ctx.scope, reduces=True):
+                if not common.reported(facts, flow, value, ctx.scope):
                     continue
                 tensor = wording.tensor(facts, reduction.operand, reduction.statement, value)
                 message = (

@@ -133,7 +133,7 @@ class WriteIntoBroadcast(Rule):
                 value = write.value
                 if write.method in METADATA_METHODS or _builds_a_container(write):
                     continue
-                if not common.reported(facts, flow, value, ctx.scope, any_size=True):
+                if not common.reported(facts, flow, value, ctx.scope):
                     continue
                 outcome = _outcome(facts, flow, write)
                 if value.state is not State.DEFINITE:
