@@ -32,7 +32,8 @@ def _fix(fix: Fix) -> dict[str, Any]:
 
 
 def finding_record(path: str, finding: Finding, rules: Mapping[str, type[Rule]]) -> dict[str, Any]:
-    """One finding as Ruff's JSON object; `cell` is always null (no notebooks)."""
+    """One finding as Ruff's JSON object, plus its evidence and whether it is low severity;
+    `cell` is always null (no notebooks)."""
     rule = rules.get(finding.code)
     return {
         "cell": None,
@@ -44,6 +45,7 @@ def finding_record(path: str, finding: Finding, rules: Mapping[str, type[Rule]])
         "fix": None if finding.fix is None else _fix(finding.fix),
         "noqa_row": finding.noqa_row,
         "url": None if rule is None else rule.url(),
+        "low_severity": finding.low,  # shown only under the `low-severity` setting
         "evidence": [
             {"message": evidence.message, "location": _location(evidence.position)}
             for evidence in finding.evidence

@@ -120,7 +120,7 @@ def _result(
     if finding.code in rule_index:
         result["ruleIndex"] = rule_index[finding.code]
     result |= {
-        "level": _level(finding.code, rules),
+        "level": "note" if finding.low else _level(finding.code, rules),
         "message": {"text": finding.message},
         "locations": [
             {

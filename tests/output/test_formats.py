@@ -320,6 +320,7 @@ EXPECTED_REDUCTION_RECORD = {
     },
     "noqa_row": 3,
     "url": "https://stridelint.dev/rules/SL101",
+    "low_severity": False,
     "evidence": [{"message": "`m` is `mask.expand(4, 8)`", "location": {"row": 2, "column": 9}}],
 }
 
@@ -452,6 +453,17 @@ def test_sarif_result_has_location_evidence_and_fix():
         "deletedRegion": {"startLine": 3, "startColumn": 20, "endLine": 3, "endColumn": 26},
         "insertedContent": {"text": ".sum() * 8"},
     }
+
+
+LOW = finding(SOURCE, "SL302", "mask.expand(4, 8)", "Copy kept dense (low severity: ...)", low=True)
+
+
+def test_a_low_severity_finding_says_so_in_json_and_is_a_sarif_note():
+    (record,) = json.loads(render("json", [report(LOW)], RULES, PLAIN))
+    assert record["low_severity"] is True
+    (run,) = sarif_log(report(LOW, COPY))["runs"]
+    levels = {r["ruleId"]: r["level"] for r in run["results"]}
+    assert levels == {"SL302": "note", "SL301": "warning"}
 
 
 def test_sarif_uris_are_relative_posix_or_file_uris():
