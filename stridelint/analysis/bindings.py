@@ -19,18 +19,21 @@ if TYPE_CHECKING:
     from stridelint.analysis.module import ModuleFacts
 
 
-def simple_assignment(statement: cst.CSTNode, name: str) -> cst.Assign | None:
-    """The `name = value` that statement is, when it is that alone."""
+def assigned_name(statement: cst.CSTNode | None) -> str | None:
+    """The one name a statement `name = value` binds, when it is that alone."""
     if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
         return None
     assign = statement.body[0]
-    if (
-        isinstance(assign, cst.Assign)
-        and len(assign.targets) == 1
-        and isinstance(assign.targets[0].target, cst.Name)
-        and assign.targets[0].target.value == name
-    ):
-        return assign
+    if isinstance(assign, cst.Assign) and len(assign.targets) == 1:
+        target = assign.targets[0].target
+        return target.value if isinstance(target, cst.Name) else None
+    return None
+
+
+def simple_assignment(statement: cst.CSTNode, name: str) -> cst.Assign | None:
+    """The `name = value` that statement is, when it is that alone."""
+    if assigned_name(statement) == name:
+        return statement.body[0]  # type: ignore[attr-defined, return-value]
     return None
 
 

@@ -22,6 +22,7 @@ from stridelint.analysis import provenance, torch_ops
 from stridelint.analysis import dtypes
 from stridelint.analysis import einops_patterns
 from stridelint.analysis import evidence as param_evidence
+from stridelint.analysis.bindings import assigned_name
 from stridelint.analysis.dtypes import names_integer_dtype
 from stridelint.analysis.literals import literal_int
 from stridelint.analysis.names import dotted
@@ -670,7 +671,7 @@ class FunctionFlow:
             isinstance(receiver, Dense) and receiver.index
             or isinstance(receiver, Broadcast) and receiver.grid
             or _names_index_metadata(_head_name(receiver_node))
-            or _names_index_metadata(_assigned_name(self._statement))
+            or _names_index_metadata(assigned_name(self._statement))
         )
         return Broadcast(State.DEFINITE, evidence, local=True, small=small, grid=grid)
 
@@ -875,17 +876,6 @@ def _head_name(node: cst.BaseExpression) -> str | None:
             return node.value
         else:
             return None
-
-
-def _assigned_name(statement: cst.CSTNode | None) -> str | None:
-    """The one name a simple statement `name = ...` binds."""
-    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
-        return None
-    assign = statement.body[0]
-    if isinstance(assign, cst.Assign) and len(assign.targets) == 1:
-        target = assign.targets[0].target
-        return target.value if isinstance(target, cst.Name) else None
-    return None
 
 
 def _literal_numbers(call: cst.Call) -> bool:

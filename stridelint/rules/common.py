@@ -60,15 +60,14 @@ def finding(
     value: Broadcast,
     fix: Fix | None = None,
     *,
-    low: bool = False,
+    low: str | None = None,
     any_size: bool = False,
 ) -> Finding:
-    """A finding spanning `node`, suppressible on its statement's first row. Low-severity
-    ones (`low`, or a small broadcast unless the rule is wrong at `any_size`) are reported
-    only with the `low-severity` setting, and their message says why."""
-    reason = None if any_size else low_reason(value)
+    """A finding spanning `node`, suppressible on its statement's first row. A low-severity
+    one (a small broadcast, unless the rule is wrong at `any_size`, or the rule's own reason
+    `low`) is reported only with the `low-severity` setting, and its message says why, once."""
+    reason = (None if any_size else low_reason(value)) or low
     if reason is not None:
-        low = True
         message += f" (low severity: {reason})"
     start, end = facts.span(node)
     return Finding(
@@ -79,7 +78,7 @@ def finding(
         noqa_row(facts, node, statement),
         value.evidence,
         fix,
-        low,
+        reason is not None,
     )
 
 

@@ -11,7 +11,6 @@ from stridelint.rules.base import Rule
 
 if TYPE_CHECKING:
     from stridelint.analysis.uses import Use
-    from stridelint.analysis.values import Broadcast
     from stridelint.context import RuleContext
 
 cst = lazy_import("libcst")
@@ -20,7 +19,7 @@ uses = lazy_import("stridelint.analysis.uses")
 
 _COPIES = ("contiguous", "clone")
 _HINT = "let the consumer read its strides"
-_LOW = " (low severity: such a copy is usually wanted dense)"
+_LOW = "such a copy is usually wanted dense"
 
 
 class DenseCopyOfBroadcast(Rule):
@@ -101,10 +100,11 @@ class DenseCopyOfBroadcast(Rule):
                 tensor = wording.tensor(facts, operand, sink.statement, value)
                 message = (
                     f"`{wording.op(facts, sink.node, operand)}` copies {tensor}, kept dense "
-                    f"as {keeper.why}: {_HINT}{_low_suffix(low, value)}"
+                    f"as {keeper.why}: {_HINT}"
                 )
                 yield common.finding(
-                    self.code, facts, sink.node, sink.statement, message, value, low=low
+                    self.code, facts, sink.node, sink.statement, message, value,
+                    low=_LOW if low else None,
                 )
             for op in flow.layout_ops.values():
                 if op.name.endswith("_like") or not common.reported(facts, flow, op.value, ctx.scope):
@@ -117,16 +117,12 @@ class DenseCopyOfBroadcast(Rule):
                 tensor = wording.tensor(facts, op.operand, op.statement, op.value)
                 message = (
                     f"`{wording.op(facts, op.call, op.operand)}` {merged}, copying {tensor}, "
-                    f"kept dense as {keeper.why}: {_HINT}{_low_suffix(low, op.value)}"
+                    f"kept dense as {keeper.why}: {_HINT}"
                 )
                 yield common.finding(
-                    self.code, facts, op.call, op.statement, message, op.value, low=low
+                    self.code, facts, op.call, op.statement, message, op.value,
+                    low=_LOW if low else None,
                 )
-
-
-def _low_suffix(low: bool, value: Broadcast) -> str:
-    """Why a kept copy is low severity, unless the finding says it already (a small broadcast)."""
-    return _LOW if low and common.low_reason(value) is None else ""
 
 
 def _keeper(result_uses: list[Use], *, explicit: bool) -> tuple[Use, bool] | None:

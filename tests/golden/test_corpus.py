@@ -6,6 +6,7 @@ To update cases after an intended change, run `python -m tests.golden.regenerate
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import shutil
 
@@ -42,6 +43,25 @@ def test_findings_match_expect_file(case: Case):
     # Line lists, so that pytest shows which finding differs.
     assert actual.splitlines() == expected.decode("utf-8").splitlines(), _HOW.format(id=case.id)
     assert actual.encode("utf-8") == expected, f"{case.name}.expect: same lines, other bytes"
+
+
+LOW_SEVERITY_CASES = [case for case in CASES if case.config().low_severity]
+
+
+def test_some_cases_show_low_severity_findings():
+    assert len(LOW_SEVERITY_CASES) >= 2
+
+
+@pytest.mark.parametrize("case", LOW_SEVERITY_CASES, ids=lambda c: c.id)
+def test_without_the_setting_exactly_the_low_severity_findings_are_hidden(case: Case):
+    """A case run with `low-severity = true` shows its low-severity findings; the same module
+    with the setting off reports exactly the others (one case proves both settings)."""
+    config, path = case.config(), case.file(".before.py")
+    source = decode(path.read_bytes())
+    shown = lint_text(source, config, path).findings
+    hidden = lint_text(source, dataclasses.replace(config, low_severity=False), path).findings
+    assert any(f.low for f in shown)
+    assert [render_finding(f) for f in hidden] == [render_finding(f) for f in shown if not f.low]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
