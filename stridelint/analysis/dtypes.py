@@ -16,6 +16,7 @@ from stridelint.analysis import torch_ops
 from stridelint.analysis.bindings import reaching_assignment
 from stridelint.analysis.names import dotted
 from stridelint.analysis.provenance import expand_parts
+from stridelint.analysis.scalars import is_python_number
 
 if TYPE_CHECKING:
     from stridelint.analysis.module import ModuleFacts
@@ -35,7 +36,15 @@ _ITEMSIZES = {
     "float16": 2, "bfloat16": 2, "int32": 4, "float32": 4, "int64": 8, "float64": 8,
     "complex64": 8, "complex128": 16,
 }  # fmt: skip
-_MAX_DEPTH = 8
+_MAX_DEPTH = 16  # arithmetic chains (`1.0 / (base ** (arange(...) / dim))`) nest deep
+_FLOATING = frozenset({"float16", "bfloat16", "float32", "float64"})
+# Arithmetic whose result keeps a floating tensor's dtype when the other operand is a Python
+# number or a tensor of that same dtype (type promotion: a scalar never widens a tensor of its
+# own category; checked against torch in tests/analysis/test_dtypes.py).
+_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo,
+               cst.Power)  # fmt: skip
+# Methods that allocate with the receiver's dtype unless a `dtype=` says otherwise.
+_NEW_METHODS = frozenset({"new_empty", "new_zeros", "new_ones", "new_full", "new_tensor"})
 
 
 def names_integer_dtype(node: cst.BaseExpression) -> bool:
@@ -63,13 +72,20 @@ def cast_dtype(facts: ModuleFacts, node: cst.BaseExpression) -> str | None:
     for arg in node.args:
         if arg.keyword is not None and arg.keyword.value != "dtype":
             continue
-        qualified = facts.imports.resolve(arg.value) or ""
-        if qualified.startswith("torch.") and qualified[6:] in torch_ops.DTYPE_NAMES:
-            return _DTYPE_ALIASES.get(qualified[6:], qualified[6:])
-        code = facts.text_of(arg.value)
-        if code.split(".")[-1].endswith("dtype"):
-            return code
+        named = _named_dtype(facts, arg.value)
+        if named is not None:
+            return named
     return None
+
+
+def _named_dtype(facts: ModuleFacts, node: cst.BaseExpression) -> str | None:
+    """The dtype node names: canonical for `torch.float16`, else its code when it reads as a
+    dtype (`x.dtype`, `compute_dtype`); None for anything else (`device`)."""
+    qualified = facts.imports.resolve(node) or ""
+    if qualified.startswith("torch.") and qualified[6:] in torch_ops.DTYPE_NAMES:
+        return _DTYPE_ALIASES.get(qualified[6:], qualified[6:])
+    code = facts.text_of(node)
+    return code if code.split(".")[-1].endswith("dtype") else None
 
 
 def cast_target(
@@ -115,10 +131,17 @@ def _dtype_of(
         return _dtype_of(facts, node.value, statement, depth + 1)
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
         return _dtype_of(facts, node.expression, statement, depth + 1)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _ARITHMETIC):
+        return _arithmetic_dtype(facts, node, statement, depth)
     if isinstance(node, cst.Call):
         cast = _cast_target(facts, node, statement, depth)
         if cast is not None:
             return cast
+        allocated = _allocation_dtype(facts, node, statement, depth)
+        if allocated is not None:
+            return allocated
+        if _moves_device_only(node):  # `x.to(y.device)`, `x.cuda()`: x's dtype
+            return _dtype_of(facts, node.func.value, statement, depth + 1)  # type: ignore[attr-defined]
         operand = _same_dtype_operand(facts, node)
         if operand is not None:  # `torch.exp(x)`, `x.abs()`: x's dtype
             return _dtype_of(facts, operand, statement, depth + 1)
@@ -150,3 +173,73 @@ def _same_dtype_operand(facts: ModuleFacts, call: cst.Call) -> cst.BaseExpressio
     if op is None or op.kind != torch_ops.ELEMENTWISE or op.result_dtype != torch_ops.SAME:
         return None
     return operand if op.arity == 1 else None
+
+
+def _arithmetic_dtype(
+    facts: ModuleFacts, node: cst.BinaryOperation, statement: cst.CSTNode | None, depth: int
+) -> str | None:
+    """A floating tensor's dtype, kept by arithmetic with a Python number or with a tensor of
+    the same dtype (`1.0 / (base ** (pos / dim))`); None when promotion could change it."""
+    sides = (node.left, node.right)
+    known = [_dtype_of(facts, side, statement, depth + 1) for side in sides]
+    floating = {dtype for dtype in known if dtype in _FLOATING}
+    if len(floating) != 1:
+        return None
+    dtype = floating.pop()
+    for side, side_dtype in zip(sides, known):
+        if side_dtype != dtype and not is_python_number(facts, facts.scopes, side):
+            return None
+    return dtype
+
+
+def _allocation_dtype(
+    facts: ModuleFacts, call: cst.Call, statement: cst.CSTNode | None, depth: int
+) -> str | None:
+    """The dtype an allocation is given: its `dtype=` (`torch.arange(n, dtype=torch.float32)`),
+    else the dtype of the tensor a `*_like` or `x.new_*` call copies it from."""
+    qualified = facts.imports.resolve(call.func)
+    is_method = (
+        qualified is None
+        and isinstance(call.func, cst.Attribute)
+        and call.func.attr.value in _NEW_METHODS
+    )
+    if not is_method and qualified not in torch_ops.FRESH_FUNCTIONS:
+        return None
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "dtype":
+            return _named_dtype(facts, arg.value)
+    if is_method:
+        return _dtype_of(facts, call.func.value, statement, depth + 1)  # type: ignore[union-attr]
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    if qualified in torch_ops.LIKE_FUNCTIONS and positional:
+        return _dtype_of(facts, positional[0], statement, depth + 1)
+    return None
+
+
+def _moves_device_only(call: cst.Call) -> bool:
+    """`x.cuda()`, `x.cpu()`, or `x.to(...)` given only devices (`y.device`, `"cuda"`, a name
+    ending in `device`) and flags: the dtype stays."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or isinstance(func.value, cst.Name) and func.value.value == "torch":
+        return False
+    if func.attr.value in torch_ops.DEVICE_METHODS:
+        return True
+    if func.attr.value != "to" or not call.args:
+        return False
+    for arg in call.args:
+        if arg.star:
+            return False
+        if arg.keyword is not None:
+            if arg.keyword.value in ("non_blocking", "copy", "memory_format"):
+                continue
+            if arg.keyword.value != "device":
+                return False
+        if not _spells_a_device(arg.value):
+            return False
+    return True
+
+
+def _spells_a_device(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.SimpleString):
+        return True
+    return (dotted(node) or "").split(".")[-1].endswith("device")

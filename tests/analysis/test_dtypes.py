@@ -121,3 +121,65 @@ def test_dtype_of_a_type_as_result_is_the_other_tensors():
         "    y = t + 1\n"
     )
     assert _dtype_of(code) == "bfloat16"
+
+
+def test_an_allocation_has_the_dtype_its_keyword_names():
+    code = "def f(n):\n    t = torch.arange(0, n, 2, dtype=torch.float32)\n    y = t + 1\n"
+    assert _dtype_of(code) == "float32"
+
+
+def test_a_like_allocation_copies_the_dtype_of_its_model_unless_told_otherwise():
+    copied = "def f(m):\n    h = m.half()\n    t = torch.zeros_like(h)\n    y = t + 1\n"
+    told = "def f(m):\n    h = m.half()\n    t = torch.ones_like(h, dtype=torch.bool)\n    y = t\n"
+    new = "def f(m):\n    h = m.bfloat16()\n    t = h.new_zeros((2, 3))\n    y = t + 1\n"
+    assert (_dtype_of(copied), _dtype_of(told), _dtype_of(new)) == ("float16", "bool", "bfloat16")
+
+
+def test_an_allocation_without_a_dtype_has_none_in_the_code():
+    assert _dtype_of("def f(n):\n    t = torch.arange(n)\n    y = t + 1\n") is None
+
+
+def test_arithmetic_with_python_numbers_keeps_a_floating_dtype():
+    code = (
+        "def f(head_dim: int, base: float, n):\n"
+        "    t = 1.0 / (base ** (torch.arange(0, head_dim, 2, dtype=torch.float32) / head_dim))\n"
+        "    y = t.expand(n, -1)\n"
+    )
+    assert _dtype_of(code) == "float32"
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        # the other operand may be a tensor of another dtype
+        "def f(w):\n    t = torch.ones(3, dtype=torch.float16) * w\n    y = t\n",
+        # a float scalar promotes an integer tensor to the default dtype: not read
+        "def f():\n    t = torch.ones(3, dtype=torch.int64) * 0.5\n    y = t\n",
+        # two floating dtypes: the result depends on dims and categories
+        "def f():\n    t = torch.ones(3, dtype=torch.float16) + torch.ones(3, dtype=torch.float32)\n"
+        "    y = t\n",
+    ],
+)
+def test_arithmetic_that_may_promote_has_no_known_dtype(code):
+    assert _dtype_of(code) is None
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16", "float32", "float64"])
+@pytest.mark.parametrize("op", ["+", "-", "*", "/", "//", "%", "**"])
+def test_python_numbers_keep_a_floating_dtype_in_torch(dtype, op):
+    """The promotion fact `_arithmetic_dtype` relies on, checked against torch itself."""
+    torch = pytest.importorskip("torch")
+    t = torch.ones(3, dtype=getattr(torch, dtype))
+    for left, right in ((t, 3), (t, 2.5), (3, t), (2.5, t), (t, t)):
+        assert eval(f"left {op} right").dtype == t.dtype, (left, op, right)
+
+
+@pytest.mark.parametrize(
+    ("move", "dtype"),
+    [("h.to(x.device)", "float32"), ('h.to("cuda", non_blocking=True)', "float32"),
+     ("h.cuda()", "float32"), ("h.to(device=device)", "float32"), ("h.to(x)", None),
+     ("h.to(device, torch.float16)", "float16")],
+)  # fmt: skip
+def test_a_device_move_keeps_the_dtype(move, dtype):
+    code = f"def f(m, x, device):\n    h = m.float()\n    t = {move}\n    y = t + 1\n"
+    assert _dtype_of(code) == dtype

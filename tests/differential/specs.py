@@ -287,6 +287,12 @@ SPECS: dict[str, Spec] = {
     "SL201/torch_max_of_two_tensors_is_elementwise": Spec(
         (Call("floor_at", rows(2, lambda draw: draw_tensor(draw, 0, 1), runtime_dim_first=True)),)
     ),
+    "SL201/rotary_casts_to_the_dtype_it_has": Spec(
+        (Call("rotary_angles_half", arguments(lambda draw: (
+            draw_tensor(draw, shape=[None, None], dtypes=(torch.float32,)),
+            2 * draw_size(draw),
+        ))),)
+    ),  # fmt: skip
     "SL201/position_grid_cast": Spec(
         (
             Call("frame_features", arguments(lambda draw: (draw_tensor(draw, 2, 2), draw_size(draw)))),
