@@ -20,6 +20,8 @@ kept unit drags in, by name and conservatively (any `Name` or attribute spelled 
   module's stride helpers): the only places a broadcast value can start;
 - facts flow forward: from a seed and from the module-level code (always kept) to the
   functions it names (callees, launched kernels, their hooks, stride helpers), transitively;
+  and back from a module-level seed to the functions that call it (it may return the
+  broadcast it makes), which then pass facts on like seeds;
 - scope flows backward: a POSSIBLE finding is reported only in a function reachable from a
   wrapper root (a launch, a hook, a wrapper decorator), so every unit that names a kept one
   is kept, transitively, with the decorated functions (kernels) it and the module-level code
@@ -193,6 +195,10 @@ def _closure(
                 frontier.extend((v, False) for v in by_name.get(name, ()) if _decorated(v))
 
     forward([(u, True) for u in seeds] + [(rest, True)])
+    # a call of a seed may give back the broadcast it makes (module.py's return summaries):
+    # its callers hold one as if they made it
+    seed_names = {u.name for u in seeds if not u.in_class}
+    forward([(u, True) for u in units if u.names & seed_names])
     kept.discard(id(rest))
     if scope != "all":
         for unit in _scope_path(units, kept, rest, wrapper_decorators):

@@ -105,12 +105,16 @@ class FunctionFlow:
     initial_env: dict[str, Value]
     hook_arguments: dict[str, Broadcast] = field(default_factory=dict)  # args["Mask"] facts
     hook_args_name: str | None = None  # the name of a launch-metadata hook's `args` parameter
+    # What each module function returns when it returns a broadcast it makes (module.py's
+    # return summaries): the value a call of it gives here.
+    return_facts: dict[str, Broadcast] = field(default_factory=dict)
 
     sinks: dict[cst.CSTNode, Sink] = field(init=False, default_factory=dict)
     broadcast_reductions: dict[cst.Call, BroadcastReduction] = field(init=False, default_factory=dict)
     loads: dict[cst.Name, Value] = field(init=False, default_factory=dict)
     calls: dict[cst.Call, CallSite] = field(init=False, default_factory=dict)
     launches: dict[cst.Call, CallSite] = field(init=False, default_factory=dict)
+    returns: list[tuple[cst.Return, Value]] = field(init=False, default_factory=list)
     writes: dict[cst.CSTNode, Write] = field(init=False, default_factory=dict)
     layout_ops: dict[cst.Call, LayoutOp] = field(init=False, default_factory=dict)
     env: dict[str, Value] = field(init=False, default_factory=dict)
@@ -246,9 +250,11 @@ class FunctionFlow:
                     self._bind(small.target, None)
             else:
                 self._store(small.target, small)
-        elif isinstance(small, (cst.Expr, cst.Return)):
-            if small.value is not None:
-                self.ev(small.value)
+        elif isinstance(small, cst.Expr):
+            self.ev(small.value)
+        elif isinstance(small, cst.Return):
+            value = self.ev(small.value) if small.value is not None else None
+            self.returns.append((small, value))
         elif isinstance(small, cst.Del):
             self._delete(small.target)
         elif isinstance(small, (cst.Assert, cst.Raise)):
@@ -542,6 +548,7 @@ class FunctionFlow:
                 return Scalar()
             if func.value in self.facts.top_functions:
                 self.calls[node] = _call_site(node, func.value, arguments)
+                return self.return_facts.get(func.value)
         return None
 
     # ---- calls ------------------------------------------------------------------------

@@ -185,20 +185,22 @@ class ModuleFacts:
         host_functions = [f for f in self.functions if not self.is_device_code(f)]
         call_facts: dict[str, dict[str, Broadcast]] = {}
         hook_facts: dict[str, dict[str, Broadcast]] = {}
+        return_facts: dict[str, Broadcast] = {}
         flows: dict[cst.CSTNode, FunctionFlow] = {}
         for _ in range(_INTERPROCEDURAL_ROUNDS):
             flows = {
                 func: self._flow(
-                    func, call_facts.get(func.name.value, {}), hook_facts, globals_
+                    func, call_facts.get(func.name.value, {}), hook_facts, globals_, return_facts
                 )
                 for func in host_functions
             }
             if module_flow is not None:
                 flows[self.module] = module_flow
             new_calls, new_hooks = self._propagate(flows)
-            if new_calls == call_facts and new_hooks == hook_facts:
+            new_returns = self._return_summaries(flows)
+            if (new_calls, new_hooks, new_returns) == (call_facts, hook_facts, return_facts):
                 break
-            call_facts, hook_facts = new_calls, new_hooks
+            call_facts, hook_facts, return_facts = new_calls, new_hooks, new_returns
         return {**flows, **self._lambda_flows(list(flows.values()), globals_)}
 
     @cached_property
@@ -237,6 +239,7 @@ class ModuleFacts:
         call_facts: dict[str, Broadcast],
         hook_facts: dict[str, dict[str, Broadcast]],
         globals_: dict[str, Broadcast],
+        return_facts: dict[str, Broadcast],
     ) -> FunctionFlow:
         env: dict[str, Value] = dict(self.module_kernels)
         env.update(function_globals(self, func, globals_))
@@ -260,7 +263,7 @@ class ModuleFacts:
                     hook_arguments.setdefault(name, Broadcast(State.POSSIBLE, (found,)))
                 for hint in self.broadcast_hints:
                     hook_arguments.setdefault(hint, self._hint(hint, func))
-        flow = FunctionFlow(func, self, env, hook_arguments, hook_args_name)
+        flow = FunctionFlow(func, self, env, hook_arguments, hook_args_name, return_facts)
         return flow.run()
 
     @cached_property
@@ -345,6 +348,30 @@ class ModuleFacts:
                     self._propagate_launch(caller, site, kernel, hook_facts)
         return call_facts, hook_facts
 
+    def _return_summaries(self, flows: dict[cst.CSTNode, FunctionFlow]) -> dict[str, Broadcast]:
+        """What a call of each module function gives its caller, when the function returns a
+        broadcast it makes itself (`return mask[:, None].expand(n, -1)`): DEFINITE when every
+        way out returns one, else POSSIBLE. A broadcast that only passes through (a parameter
+        returned) is not summarized: which callers' values it carries is not known here."""
+        summaries: dict[str, Broadcast] = {}
+        for func, flow in flows.items():
+            if not isinstance(func, cst.FunctionDef) or func.name.value not in self.top_functions:
+                continue
+            made = [(r, v) for r, v in flow.returns if isinstance(v, Broadcast) and v.local]
+            if not made or _is_generator(func):
+                continue
+            every_way = len(made) == len(flow.returns) and not _may_fall_off(func)
+            certain = every_way and all(v.state is State.DEFINITE for _, v in made)
+            returned, value = made[0]
+            message = f"`{func.name.value}` returns the broadcast `{self.snippet(returned.value)}`"
+            summaries[func.name.value] = Broadcast(
+                State.DEFINITE if certain else State.POSSIBLE,
+                (Evidence(message, self.position(returned)),) + value.evidence,
+                small=all(v.small for _, v in made),
+                grid=all(v.grid for _, v in made),
+            )
+        return summaries
+
     def _propagate_launch(
         self,
         caller: str,
@@ -385,3 +412,24 @@ def _who(caller: str) -> str:
 def _has_hook_signature(func: cst.FunctionDef) -> bool:
     names = tuple(p.name.value for p in param_evidence.parameters(func))
     return len(names) == 3 and names[0] == "grid" and names[2] == "args"
+
+
+def _is_generator(func: cst.FunctionDef) -> bool:
+    """Whether calling func makes a generator (a `yield` of its own, not of a nested def)."""
+    pending: list[cst.CSTNode] = [func.body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, cst.Yield):
+            return True
+        if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            pending.extend(children(node))
+    return False
+
+
+def _may_fall_off(func: cst.FunctionDef) -> bool:
+    """Whether func may end without a `return` (returning None): its last statement is
+    neither a `return` nor a `raise`. Conservative: a final `if` counts as falling off."""
+    last = func.body.body[-1]
+    if isinstance(last, cst.SimpleStatementLine):
+        last = last.body[-1]
+    return not isinstance(last, (cst.Return, cst.Raise))
