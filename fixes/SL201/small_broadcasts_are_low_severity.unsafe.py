@@ -22,3 +22,9 @@ def many_copies(x, n: int):
 def eight_copies(x):
     """Eight literal copies are more than a few: a full finding."""
     return x[None].float().expand(8, -1, -1)
+
+
+def per_expert_scale(layer):
+    """The smallest scale expanded to one value per expert: `num_local_experts` is named as a
+    count, so the expand is one dim: low severity."""
+    return layer.scale.min().float().expand(layer.num_local_experts)

@@ -10,11 +10,10 @@ broadcast tensors on, and the value every name load saw.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Callable
-
-import re
 
 import libcst as cst
 
@@ -975,11 +974,19 @@ def _looks_like_tensor_receiver(receiver: cst.BaseExpression, call: cst.Call) ->
     )
 
 
+# Names that say they count something (`num_experts`, `n_heads`, `token_count`).
+_COUNT_NAME = re.compile(r"(?:num|n)_\w+|\w+_(?:num|count)")
+
+
 def _spells_one_number(node: cst.BaseExpression, number_names: frozenset[str]) -> bool:
     """A size spelled as one number: a literal, `x.shape[0]`, `x.size(0)`, `len(xs)`, a
     product, or a name known to hold a number (`number_names`)."""
     if isinstance(node, cst.Integer):
         return True
+    if isinstance(node, (cst.Name, cst.Attribute)) and _COUNT_NAME.fullmatch(
+        (dotted(node) or "").rsplit(".", 1)[-1]
+    ):
+        return True  # `layer.num_local_experts`, `n_rep`: named as a count, never a shape
     if isinstance(node, cst.Name):
         return node.value in number_names
     if isinstance(node, cst.BinaryOperation):

@@ -282,7 +282,9 @@ SPECS: dict[str, Spec] = {
          Call("per_sample_scale",
               arguments(lambda draw: (draw_tensor(draw, 0, 0), draw_size(draw)))),
          Call("many_copies", arguments(lambda draw: (draw_tensor(draw, 2, 2), draw_size(draw)))),
-         Call("eight_copies", arguments(lambda draw: (draw_tensor(draw, 2, 2),))))
+         Call("eight_copies", arguments(lambda draw: (draw_tensor(draw, 2, 2),))),
+         Call("per_expert_scale", arguments(lambda draw: (SimpleNamespace(
+             scale=draw_tensor(draw, 1, 2), num_local_experts=draw_size(draw)),))))
     ),  # fmt: skip
     "SL201/torch_max_of_two_tensors_is_elementwise": Spec(
         (Call("floor_at", rows(2, lambda draw: draw_tensor(draw, 0, 1), runtime_dim_first=True)),)
