@@ -109,7 +109,7 @@ def test_real_files_give_the_full_path_output(corpus_sample):
 WITH_FINDINGS = (
     "transformers-*/transformers/models/llama/modeling_llama.py",
     "transformers-*/transformers/models/mamba2/modeling_mamba2.py",
-    "transformers-*/transformers/models/longformer/modeling_longformer.py",
+    "diffusers-*/diffusers/models/attention_dispatch.py",
     "transformers-*/transformers/models/mimi/modeling_mimi.py",
     "diffusers-*/diffusers/models/transformers/transformer_flux3.py",
     "transformers-*/transformers/models/eomt/modeling_eomt.py",

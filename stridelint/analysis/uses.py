@@ -98,6 +98,54 @@ def is_joined(facts: ModuleFacts, use: Use) -> bool:
     )
 
 
+def meets_full_size_tensor(facts: ModuleFacts, flow: FunctionFlow, use: Use) -> bool:
+    """Whether the use is an elementwise op that also reads a tensor known dense (`torch.min(t,
+    limit)`, `t * dense`): that op writes a dense result at least as large as `t` whatever
+    `t`'s layout, so materializing `t` first costs at most one more output-sized buffer
+    (semantics §1.2)."""
+    from stridelint.analysis.values import Dense
+
+    node = use.node
+    if isinstance(node, cst.Arg):
+        node = facts.parents.get(node)
+    if isinstance(node, (cst.BinaryOperation, cst.Comparison)):
+        operands = [node.left] + (
+            [node.right] if isinstance(node, cst.BinaryOperation)
+            else [target.comparator for target in node.comparisons]
+        )
+    elif isinstance(node, cst.Call) and _is_elementwise_call(facts, node):
+        operands = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        if isinstance(node.func, cst.Attribute) and facts.imports.resolve(node.func) is None:
+            operands.append(node.func.value)
+    else:
+        return False
+    # Only a tensor known dense from the start: one derived from a broadcast (even another
+    # one) may be hoisted with this one, and then the op's result stays a view too.
+    return any(isinstance(flow.value_of(operand), Dense) for operand in operands)
+
+
+def _is_elementwise_call(facts: ModuleFacts, call: cst.Call) -> bool:
+    """An elementwise op of the table, or `torch.min(a, b)`/`a.max(b)` given a second tensor
+    rather than a dim (an int literal or a `dim=`)."""
+    qualified = facts.imports.resolve(call.func)
+    if qualified is not None:
+        name = qualified.removeprefix("torch.")
+        if qualified in torch_ops.ELEMENTWISE_FUNCTIONS:
+            return True
+        positional = [a for a in call.args if a.keyword is None and not a.star]
+        return qualified == f"torch.{name}" and name in torch_ops.DIM_REQUIRED_FOR_TUPLE and (
+            len(positional) == 2 == len(call.args) and not isinstance(positional[1].value, cst.Integer)
+        )
+    if not isinstance(call.func, cst.Attribute):
+        return False
+    name = call.func.attr.value
+    if name in torch_ops.ELEMENTWISE_METHODS:
+        return True
+    return name in torch_ops.DIM_REQUIRED_FOR_TUPLE and len(call.args) == 1 and (
+        call.args[0].keyword is None and not isinstance(call.args[0].value, cst.Integer)
+    )
+
+
 def passes_strides(facts: ModuleFacts, launch: cst.Call, tensor: cst.BaseExpression) -> bool:
     """Whether a kernel launch also receives `tensor`'s strides (`*t.stride()`, `t.stride(0)`)."""
     code = facts.text_of(tensor)

@@ -134,10 +134,16 @@ class ElementwiseAfterExpand(Rule):
                     f"`{wording.op(facts, sink.node, operand)}` materializes {tensor}: apply "
                     "the op before the expand, then expand"
                 )
+                output_sized = result_uses and all(
+                    uses.meets_full_size_tensor(facts, flow, use) for use in result_uses
+                )
                 yield common.finding(
                     self.code, facts, sink.node, sink.statement, message, value,
-                    _fix(facts, sink, result_uses),
+                    _fix(facts, sink, result_uses), low=_OUTPUT_SIZED if output_sized else None,
                 )
+
+
+_OUTPUT_SIZED = "the next op combines it with a full-size tensor, whose result is this large anyway"
 
 
 def _fix(facts: ModuleFacts, sink: Sink, result_uses: list[Use]) -> Fix | None:

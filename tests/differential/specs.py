@@ -289,6 +289,10 @@ SPECS: dict[str, Spec] = {
     "SL201/torch_max_of_two_tensors_is_elementwise": Spec(
         (Call("floor_at", rows(2, lambda draw: draw_tensor(draw, 0, 1), runtime_dim_first=True)),)
     ),
+    "SL201/cast_then_combined_with_a_full_size_tensor": Spec(
+        tuple(Call(name, arguments(lambda draw: (draw_tensor(draw, shape=[]), draw_tensor(draw, 0, 3))))
+              for name in ("clamp_timesteps", "scaled_timesteps"))
+    ),  # fmt: skip
     "SL201/rotary_casts_to_the_dtype_it_has": Spec(
         (Call("rotary_angles_half", arguments(lambda draw: (
             draw_tensor(draw, shape=[None, None], dtypes=(torch.float32,)),
