@@ -8,6 +8,7 @@ module function; a wrapper passing a broadcast tensor to a kernel whose hook rea
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -35,6 +36,8 @@ from stridelint.findings import Evidence, Position
 from stridelint.source import SourceText
 
 _INTERPROCEDURAL_ROUNDS = 3
+# Function names that say the function is a reference (test-oracle) implementation.
+_REFERENCE_NAME = re.compile(r"(?:^|_)(?:ref|reference|naive|oracle)(?:_|$)")
 _HOOK_PARAMETERS = ("grid", "kernel", "args")
 
 
@@ -138,6 +141,20 @@ class ModuleFacts:
 
     def is_device_code(self, func: cst.FunctionDef) -> bool:
         return func.name.value in self.kernels
+
+    def reference_function(self, node: cst.CSTNode) -> str | None:
+        """The name of the reference implementation that holds node (a function named as one,
+        `naive_attn`, `_routing_reference`, `ref_gemm`, or one nested in it), else None:
+        code written for clarity, to check a kernel against, where a copy costs nothing
+        that matters."""
+        current = self.parents.get(node)
+        while current is not None:
+            if isinstance(current, cst.FunctionDef) and _REFERENCE_NAME.search(
+                current.name.value.lower()
+            ):
+                return current.name.value
+            current = self.parents.get(current)
+        return None
 
     @cached_property
     def wrappers(self) -> frozenset[str]:

@@ -272,6 +272,13 @@ def _grouped_states(draw: Draw) -> tuple:
     return states, draw_tensor(draw, 0, 0), groups * repeats
 
 
+def _scores_and_keep(draw: Draw) -> tuple[torch.Tensor, torch.Tensor]:
+    """(batch, heads, keys) scores and a (batch, keys) bool mask."""
+    scores = draw_tensor(draw, shape=[None, None, None], dtypes=(torch.float32,))
+    batch, _, keys = scores.shape
+    return scores, draw_tensor(draw, shape=[batch, keys], dtypes=(torch.bool,))
+
+
 SPECS: dict[str, Spec] = {
     "SL301/contiguous_before_a_merging_reshape": Spec(
         (Call("grouped_to_heads", arguments(_grouped_states)),
@@ -293,6 +300,9 @@ SPECS: dict[str, Spec] = {
         tuple(Call(name, arguments(lambda draw: (draw_tensor(draw, shape=[]), draw_tensor(draw, 0, 3))))
               for name in ("clamp_timesteps", "scaled_timesteps"))
     ),  # fmt: skip
+    "SL201/reference_implementations_are_low_severity": Spec(
+        tuple(Call(name, arguments(_scores_and_keep)) for name in ("naive_keep_scores", "keep_scores"))
+    ),
     "SL201/rotary_casts_to_the_dtype_it_has": Spec(
         (Call("rotary_angles_half", arguments(lambda draw: (
             draw_tensor(draw, shape=[None, None], dtypes=(torch.float32,)),
