@@ -567,6 +567,12 @@ class FunctionFlow:
         if writes_in_place(name):
             if isinstance(receiver, Broadcast):
                 self._write(node, receiver_node, "inplace", name, receiver)
+            elif isinstance(receiver, Derived) and not _uniform_update(name, arguments):
+                # `copy.scatter_(...)`: some positions change, so the copy no longer repeats
+                # the broadcast's values and a reduction of it cannot be narrowed (SL101)
+                if isinstance(receiver_node, cst.Name):
+                    self._bind(receiver_node, Dense())
+                return Dense()
             return receiver
         if name in torch_ops.LAYOUT_METHODS and isinstance(receiver, Broadcast):
             self.layout_ops[node] = LayoutOp(node, receiver_node, name, receiver, self._statement)
@@ -976,6 +982,14 @@ def _looks_like_tensor_receiver(receiver: cst.BaseExpression, call: cst.Call) ->
 
 # Names that say they count something (`num_experts`, `n_heads`, `token_count`).
 _COUNT_NAME = re.compile(r"(?:num|n)_\w+|\w+_(?:num|count)")
+
+
+def _uniform_update(method: str, arguments: list[tuple[cst.Arg, Value]]) -> bool:
+    """An in-place elementwise op with number arguments (`t.mul_(2)`, `t.clamp_(min=0)`): every
+    position changes alike, so a copy of a broadcast still repeats its values."""
+    return method.removesuffix("_") in torch_ops.ELEMENTWISE_METHODS and all(
+        isinstance(value, Scalar) or _is_scalar_literal(arg.value) for arg, value in arguments
+    )
 
 
 def _spells_one_number(node: cst.BaseExpression, number_names: frozenset[str]) -> bool:
