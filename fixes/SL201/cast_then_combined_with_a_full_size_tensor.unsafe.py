@@ -1,5 +1,6 @@
-# With `low-severity = true`: a cast whose only consumer also reads a full-size dense tensor
-# is output-sized (low severity); one whose consumer reads only numbers is a full finding.
+# With `low-severity = true`: a cast whose only consumer also reads a full-size dense tensor,
+# or takes it as a scatter's index, is output-sized (low severity); one whose consumer reads
+# only numbers is a full finding.
 import torch
 
 
@@ -15,3 +16,12 @@ def scaled_timesteps(t, cond_mask):
     """Only numbers meet the cast: cast before the expand and nothing is materialized."""
     timestep = t.float().expand(cond_mask.shape)
     return (t.float() * 2.0).expand_as(timestep)
+
+
+def routed_counts(counts, expert_of_slot, extra: int):
+    """The cast expand is the index of `scatter_add_`, as large as `counts` (its src): the op
+    reads that many elements anyway."""
+    out = torch.zeros_like(counts)
+    route = expert_of_slot.unsqueeze(0).to(torch.int64).expand(extra, -1)
+    out.scatter_add_(1, route, counts)
+    return out

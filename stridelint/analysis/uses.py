@@ -98,16 +98,19 @@ def is_joined(facts: ModuleFacts, use: Use) -> bool:
     )
 
 
-def meets_full_size_tensor(facts: ModuleFacts, flow: FunctionFlow, use: Use) -> bool:
-    """Whether the use is an elementwise op that also reads a tensor known dense (`torch.min(t,
-    limit)`, `t * dense`): that op writes a dense result at least as large as `t` whatever
-    `t`'s layout, so materializing `t` first costs at most one more output-sized buffer
-    (semantics §1.2)."""
+def is_output_sized(facts: ModuleFacts, flow: FunctionFlow, use: Use) -> bool:
+    """Whether the use costs as much as materializing `t` whatever `t`'s layout, so that
+    materializing it first costs at most one more buffer of that size: an elementwise op that
+    also reads a tensor known dense (`torch.min(t, limit)`, `t * dense`) writes a dense result
+    at least as large as `t` (semantics §1.2); `t` as the index of a gather or scatter has the
+    shape of what the op writes or reads."""
     from stridelint.analysis.values import Dense
 
     node = use.node
     if isinstance(node, cst.Arg):
         node = facts.parents.get(node)
+    if isinstance(node, cst.Call) and _indexes_a_gather(flow, node):
+        return True
     if isinstance(node, (cst.BinaryOperation, cst.Comparison)):
         operands = [node.left] + (
             [node.right] if isinstance(node, cst.BinaryOperation)
@@ -122,6 +125,32 @@ def meets_full_size_tensor(facts: ModuleFacts, flow: FunctionFlow, use: Use) -> 
     # Only a tensor known dense from the start: one derived from a broadcast (even another
     # one) may be hoisted with this one, and then the op's result stays a view too.
     return any(isinstance(flow.value_of(operand), Dense) for operand in operands)
+
+
+# Ops whose `index` tensor has the shape of their output (gather, take_along_dim) or of their
+# `src` (scatter): an index as large as that costs what the op reads or writes anyway.
+_INDEXED_OPS = frozenset(
+    {"gather", "take_along_dim", "scatter", "scatter_", "scatter_add", "scatter_add_",
+     "scatter_reduce", "scatter_reduce_"}
+)  # fmt: skip
+
+
+def _indexes_a_gather(flow: FunctionFlow, call: cst.Call) -> bool:
+    """Whether a materialized broadcast is the `index` of `x.gather(d, index)`,
+    `x.scatter_add_(d, index, src)` or `torch.gather(x, d, index)`."""
+    from stridelint.analysis.values import Derived
+
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else None
+    if name not in _INDEXED_OPS:
+        return False
+    is_method = flow.facts.imports.resolve(func) is None
+    position = 1 if is_method else 2
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    index = next((a.value for a in call.args if a.keyword and a.keyword.value == "index"), None)
+    if index is None and len(positional) > position:
+        index = positional[position].value
+    return index is not None and isinstance(flow.value_of(index), Derived)
 
 
 def _is_elementwise_call(facts: ModuleFacts, call: cst.Call) -> bool:

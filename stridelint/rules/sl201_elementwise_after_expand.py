@@ -135,7 +135,7 @@ class ElementwiseAfterExpand(Rule):
                     "the op before the expand, then expand"
                 )
                 output_sized = result_uses and all(
-                    uses.meets_full_size_tensor(facts, flow, use) for use in result_uses
+                    uses.is_output_sized(facts, flow, use) for use in result_uses
                 )
                 yield common.finding(
                     self.code, facts, sink.node, sink.statement, message, value,
@@ -143,7 +143,7 @@ class ElementwiseAfterExpand(Rule):
                 )
 
 
-_OUTPUT_SIZED = "the next op combines it with a full-size tensor, whose result is this large anyway"
+_OUTPUT_SIZED = "output-sized: the next op reads or writes that many elements anyway"
 
 
 def _fix(facts: ModuleFacts, sink: Sink, result_uses: list[Use]) -> Fix | None:

@@ -272,6 +272,13 @@ def _grouped_states(draw: Draw) -> tuple:
     return states, draw_tensor(draw, 0, 0), groups * repeats
 
 
+def _counts_and_routes(draw: Draw) -> tuple[torch.Tensor, torch.Tensor, int]:
+    """(extra, slots) float counts, a valid slot -> expert map of the slots (a reversal), extra."""
+    counts = draw_tensor(draw, shape=[None, None], dtypes=(torch.float32,))
+    extra, slots = counts.shape
+    return counts, torch.arange(slots).flip(0).to(torch.int32), extra
+
+
 def _scores_and_keep(draw: Draw) -> tuple[torch.Tensor, torch.Tensor]:
     """(batch, heads, keys) scores and a (batch, keys) bool mask."""
     scores = draw_tensor(draw, shape=[None, None, None], dtypes=(torch.float32,))
@@ -299,6 +306,7 @@ SPECS: dict[str, Spec] = {
     "SL201/cast_then_combined_with_a_full_size_tensor": Spec(
         tuple(Call(name, arguments(lambda draw: (draw_tensor(draw, shape=[]), draw_tensor(draw, 0, 3))))
               for name in ("clamp_timesteps", "scaled_timesteps"))
+        + (Call("routed_counts", arguments(_counts_and_routes)),)
     ),  # fmt: skip
     "SL201/reference_implementations_are_low_severity": Spec(
         tuple(Call(name, arguments(_scores_and_keep)) for name in ("naive_keep_scores", "keep_scores"))
