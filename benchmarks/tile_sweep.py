@@ -341,9 +341,11 @@ VARIANT_SETS["s5d"] = {
     "short_u2": {"ONE_ROW_UNROLL": 2},
     "wide": {"NARROW_INDEX": False},
 }
-# Session 6 (tile_sweep_s6*.txt). First pass: the split rows, and the row tiles under a mask
-# constant along k. (The partials of a split added FINISH_UNROLL at a time, all loads in flight,
-# made the split rows 2-25% slower in one launch, equal in two: removed.)
+# Session 6 (benchmarks/results/h200-2026-12-04-s6-kernel/tile_sweep_s6*.txt). tile_sweep_s6a ran
+# two ideas since removed from reduce.py: the partials of a split added 4-16 at a time, all loads in
+# flight (split rows 2-25% slower in one launch, equal in two), and a tile whose mask (one value
+# for the tile) drops it skipping its loop, x then read without a mask predicate (within 1%).
+# These sets are the second pass (tile_sweep_s6b).
 CASE_SETS["s6split"] = [
     ((8192, 4, 8192), 0, "float16", "none"),
     ((8192, 4, 8192), 0, "float16", "bcast_n"),
@@ -389,8 +391,6 @@ CASE_SETS["s6rows"] = [
 VARIANT_SETS["s6rows"] = {
     "default": {},
     "wide": {"NARROW_INDEX": False},
-    "skip_tiles": {"SKIP_DROPPED_TILES": True},
-    "skip_tiles_wide": {"SKIP_DROPPED_TILES": True, "NARROW_INDEX": False},
     "row_1x8192_w16_u1": {"ROW_TILE": 8192, "ROW_WARPS": 16, "ROW_UNROLL": 1},
     "row_1x2048_w16_u1": {"ROW_TILE": 2048, "ROW_WARPS": 16, "ROW_UNROLL": 1},
     "row_1x4096_w8_u1": {"ROW_TILE": 4096, "ROW_WARPS": 8, "ROW_UNROLL": 1},
@@ -400,7 +400,7 @@ VARIANT_SETS["s6rows"] = {
     "reuse_2x4096_w8_u1": {"REUSE_ROWS": 2, "REUSE_TILE": 8192, "REUSE_WARPS": 8, "REUSE_UNROLL": 1},
     "reuse_4x512_w2_u4": {"REUSE_TILE": 2048, "REUSE_WARPS": 2, "REUSE_UNROLL": 4},
 }
-# Second pass: 2-D column tiles like Inductor's (64 columns x 64 reduced rows, 16 warps, no
+# Third pass (tile_sweep_s6c): 2-D column tiles like Inductor's (64 columns x 64 reduced rows, 16 warps, no
 # split) around that shape; the index width and eviction hints of row tiles read only where kept;
 # row tiles instead of shared-mask ones on a small mask.
 CASE_SETS["s6two"] = [
@@ -452,9 +452,10 @@ VARIANT_SETS["s6rows2"] = {
     "reuse_4x512_w2_u4": {"REUSE_TILE": 2048, "REUSE_WARPS": 2, "REUSE_UNROLL": 4},
     "reuse_operand_last": {"OPERAND_EVICTION": "evict_last"},
 }
-# Third pass, on the code with 2-D column tiles and int64 offsets for kept rows: the split of
+# Fourth pass (tile_sweep_s6d), on the code with 2-D column tiles and int64 offsets for kept rows: the split of
 # one-row tiles under masks that vary along both kept columns and k, 2-D tiles for them too,
-# and the pipelining depth of 2-D tiles.
+# and the pipelining depth of 2-D tiles (the recorded run set it for 2-D tiles alone, through a
+# constant removed since: 1, 2 or Triton's default ran within 1%; the variants now set NUM_STAGES).
 CASE_SETS["s6both"] = [
     ((8192, 4, 8192), 0, "float16", "bcast_m"),
     ((8192, 4, 8192), 0, "bfloat16", "bcast_m"),
@@ -471,9 +472,9 @@ VARIANT_SETS["s6both"] = {
     "split8": {"SPLIT_TARGET_PROGRAMS_PER_SM": 8},
     "stages1": {"NUM_STAGES": 1},
     "2d": TWO_D_ALL,
-    "2d_stages1": {**TWO_D_ALL, "TWO_D_STAGES": 1},
-    "2d_stages2": {**TWO_D_ALL, "TWO_D_STAGES": 2},
-    "2d_128x64_stages1": {**TWO_D_ALL, "TWO_D_STAGES": 1, "COLUMN_BLOCK_I": 128, "COLUMN_TILE": 8192},
+    "2d_stages1": {**TWO_D_ALL, "NUM_STAGES": 1},
+    "2d_stages2": {**TWO_D_ALL, "NUM_STAGES": 2},
+    "2d_128x64_stages1": {**TWO_D_ALL, "NUM_STAGES": 1, "COLUMN_BLOCK_I": 128, "COLUMN_TILE": 8192},
 }
 CASE_SETS["s6new"] = [
     ((8192, 4, 8192), 0, "float16", "none"),
@@ -488,12 +489,12 @@ CASE_SETS["s6new"] = [
 VARIANT_SETS["s6new"] = {
     "default": {},
     "one_row_split": {"TWO_D_MAX_K": 0},
-    "stages1": {"TWO_D_STAGES": 1},
-    "stages2": {"TWO_D_STAGES": 2},
-    "stages1_128x64": {"TWO_D_STAGES": 1, "COLUMN_BLOCK_I": 128, "COLUMN_TILE": 8192},
+    "stages1": {"NUM_STAGES": 1},
+    "stages2": {"NUM_STAGES": 2},
+    "stages1_128x64": {"NUM_STAGES": 1, "COLUMN_BLOCK_I": 128, "COLUMN_TILE": 8192},
     "narrow": {"KEPT_ROWS_WIDE_INDEX": False},
 }
-# Fourth pass: the rows still missing a target on the code with all of the above.
+# Fifth pass (tile_sweep_s6e): the rows still missing a target on the code with all of the above.
 CASE_SETS["s6last"] = [
     ((8192, 4, 8192), 0, "float16", "bcast_n"),
     ((4, 8192, 8192), 1, "bfloat16", "bcast_n"),

@@ -13,12 +13,16 @@ How the work is laid out (``_plan``), from the shapes and strides alone:
 - When k is x's contiguous dim ("row" tiles) and the mask repeats along a kept dim (stride 0),
   the tile spans that dim, so one load of a mask row serves BLOCK_I rows of x.
 - When k is not contiguous, a tile is one reduced row of ONE_ROW_COLUMNS columns, short or long k
-  alike: x, mask and scale then share one register layout.
+  alike: x, mask and scale then share one register layout. Except a long k (up to TWO_D_MAX_K)
+  under no mask or one that is constant along k or along the columns: there 2-D tiles of
+  COLUMN_BLOCK_I columns by COLUMN_TILE // COLUMN_BLOCK_I reduced rows, unsplit (Inductor's tile
+  for these reduces).
 - When there are too few programs to fill the GPU, k is split across programs (``splits``): each
   writes an fp32 partial sum, and the last program of each output tile to finish (an atomic
   counter per tile) adds the tile's partials in a fixed order, in the same launch (with int64
   offsets, a second kernel does).
-- Offsets are int32 where every offset of the launch fits, else int64.
+- Offsets are int32 where every offset of the launch fits, else int64; and int64 for row tiles
+  that read x only where the mask keeps it (measured faster, not understood).
 - Mask and scale values constant along k are loaded once per program; a mask that varies along
   k is loaded one tile ahead of x. The mask drops products with as few selects as it can: a
   mask constant along k is applied to the sums at the end; where x is read only where kept, a
