@@ -341,10 +341,185 @@ VARIANT_SETS["s5d"] = {
     "short_u2": {"ONE_ROW_UNROLL": 2},
     "wide": {"NARROW_INDEX": False},
 }
+# Session 6 (benchmarks/results/h200-2026-12-04-s6-kernel/tile_sweep_s6*.txt). tile_sweep_s6a ran
+# two ideas since removed from reduce.py: the partials of a split added 4-16 at a time, all loads in
+# flight (split rows 2-25% slower in one launch, equal in two), and a tile whose mask (one value
+# for the tile) drops it skipping its loop, x then read without a mask predicate (within 1%).
+# These sets are the second pass (tile_sweep_s6b).
+CASE_SETS["s6split"] = [
+    ((8192, 4, 8192), 0, "float16", "none"),
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_n"),
+    ((8192, 4, 8192), 0, "float16", "bcast_m"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_m"),
+    ((8192, 4, 8192), 0, "float16", "dense"),
+    ((4, 8192, 8192), 1, "bfloat16", "none"),
+    ((4, 8192, 8192), 1, "bfloat16", "bcast_n"),
+    ((4, 8192, 8192), 1, "bfloat16", "bcast_m"),
+    ((4, 8192, 8192), 1, "bfloat16", "dense"),
+    ((65536, 4, 8192), 0, "float16", "none"),
+    ((65536, 4, 8192), 0, "float16", "bcast_n"),
+    ((65536, 4, 8192), 0, "float16", "bcast_m"),
+    ((65536, 4, 8192), 0, "bfloat16", "bcast_m"),
+]
+TWO_D_64 = {"ONE_ROW_MAX_K": 0, "COLUMN_BLOCK_I": 64, "COLUMN_TILE": 4096, "COLUMN_WARPS": 16}
+VARIANT_SETS["s6split"] = {
+    "default": {},
+    "split5": {"SPLIT_TARGET_PROGRAMS_PER_SM": 5},
+    "split8": {"SPLIT_TARGET_PROGRAMS_PER_SM": 8},
+    "two_launches": {"FINISH_SPLIT_IN_KERNEL": False},
+    "two_d_64x64_w16": {**TWO_D_64, **NO_SPLIT},
+    "two_d_64x64_w16_split": TWO_D_64,
+    "two_d_64x64_w8": {**TWO_D_64, "COLUMN_WARPS": 8, **NO_SPLIT},
+    "two_d_64x128_w16": {**TWO_D_64, "COLUMN_TILE": 8192, **NO_SPLIT},
+}
+CASE_SETS["s6rows"] = [
+    ((8192, 4, 8192), 2, "float16", "bcast_n"),
+    ((8192, 4, 8192), 2, "bfloat16", "bcast_n"),
+    ((4, 8192, 8192), 2, "float16", "bcast_n"),
+    ((4, 8192, 8192), 2, "bfloat16", "bcast_n"),
+    ((65536, 4, 8192), 2, "float16", "bcast_n"),
+    ((8192, 4, 8192), 2, "float16", "none"),
+    ((8192, 4, 8192), 2, "bfloat16", "dense"),
+    ((8192, 4, 8192), 2, "float16", "bcast_m"),
+    ((8192, 4, 8192), 2, "bfloat16", "bcast_m"),
+    ((4, 8192, 8192), 2, "float16", "bcast_m"),
+    ((4, 8192, 8192), 2, "bfloat16", "bcast_m"),
+    ((65536, 4, 8192), 2, "float16", "bcast_m"),
+    ((65536, 4, 8192), 2, "bfloat16", "bcast_m"),
+]
+VARIANT_SETS["s6rows"] = {
+    "default": {},
+    "wide": {"NARROW_INDEX": False},
+    "row_1x8192_w16_u1": {"ROW_TILE": 8192, "ROW_WARPS": 16, "ROW_UNROLL": 1},
+    "row_1x2048_w16_u1": {"ROW_TILE": 2048, "ROW_WARPS": 16, "ROW_UNROLL": 1},
+    "row_1x4096_w8_u1": {"ROW_TILE": 4096, "ROW_WARPS": 8, "ROW_UNROLL": 1},
+    "reuse_2x8192_w16_u1": {"REUSE_ROWS": 2, "REUSE_TILE": 16384, "REUSE_WARPS": 16, "REUSE_UNROLL": 1},
+    "reuse_4x4096_w16_u1": {"REUSE_TILE": 16384, "REUSE_WARPS": 16, "REUSE_UNROLL": 1},
+    "reuse_4x2048_w8_u1": {"REUSE_TILE": 8192, "REUSE_WARPS": 8, "REUSE_UNROLL": 1},
+    "reuse_2x4096_w8_u1": {"REUSE_ROWS": 2, "REUSE_TILE": 8192, "REUSE_WARPS": 8, "REUSE_UNROLL": 1},
+    "reuse_4x512_w2_u4": {"REUSE_TILE": 2048, "REUSE_WARPS": 2, "REUSE_UNROLL": 4},
+}
+# Third pass (tile_sweep_s6c): 2-D column tiles like Inductor's (64 columns x 64 reduced rows, 16 warps, no
+# split) around that shape; the index width and eviction hints of row tiles read only where kept;
+# row tiles instead of shared-mask ones on a small mask.
+CASE_SETS["s6two"] = [
+    ((8192, 4, 8192), 0, "float16", "none"),
+    ((8192, 4, 8192), 0, "bfloat16", "none"),
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_n"),
+    ((8192, 4, 8192), 0, "float16", "bcast_m"),
+    ((8192, 4, 8192), 0, "float16", "dense"),
+    ((4, 8192, 8192), 1, "float16", "none"),
+    ((4, 8192, 8192), 1, "bfloat16", "bcast_n"),
+    ((4, 8192, 8192), 1, "float16", "bcast_m"),
+    ((4, 8192, 8192), 1, "float16", "dense"),
+    ((65536, 4, 8192), 0, "float16", "none"),
+    ((65536, 4, 8192), 0, "float16", "bcast_n"),
+    ((65536, 4, 8192), 0, "bfloat16", "bcast_m"),
+]
+VARIANT_SETS["s6two"] = {
+    "default": {},
+    "split8": {"SPLIT_TARGET_PROGRAMS_PER_SM": 8},
+    "2d_64x64_w16": {**TWO_D_64, **NO_SPLIT},
+    "2d_64x64_w16_u2": {**TWO_D_64, "COLUMN_UNROLL": 2, **NO_SPLIT},
+    "2d_64x64_w16_noprefetch": {**TWO_D_64, "PREFETCH_COLUMNS": False, **NO_SPLIT},
+    "2d_128x32_w16": {**TWO_D_64, "COLUMN_BLOCK_I": 128, **NO_SPLIT},
+    "2d_32x128_w16": {**TWO_D_64, "COLUMN_BLOCK_I": 32, **NO_SPLIT},
+    "2d_128x64_w16": {**TWO_D_64, "COLUMN_BLOCK_I": 128, "COLUMN_TILE": 8192, **NO_SPLIT},
+    "2d_64x32_w8": {**TWO_D_64, "COLUMN_TILE": 2048, "COLUMN_WARPS": 8, **NO_SPLIT},
+}
+CASE_SETS["s6rows2"] = [
+    ((8192, 4, 8192), 2, "float16", "bcast_n"),
+    ((8192, 4, 8192), 2, "bfloat16", "bcast_n"),
+    ((4, 8192, 8192), 2, "float16", "bcast_n"),
+    ((4, 8192, 8192), 2, "bfloat16", "bcast_n"),
+    ((8192, 4, 8192), 2, "float16", "bcast_m"),
+    ((4, 8192, 8192), 2, "float16", "bcast_m"),
+    ((4, 8192, 8192), 2, "bfloat16", "bcast_m"),
+    ((65536, 4, 8192), 2, "float16", "bcast_m"),
+]
+WIDE = {"NARROW_INDEX": False}
+VARIANT_SETS["s6rows2"] = {
+    "default": {},
+    "wide": WIDE,
+    "wide_u8": {**WIDE, "ROW_UNROLL": 8},
+    "wide_1x512_w2_u8": {**WIDE, "ROW_TILE": 512, "ROW_WARPS": 2, "ROW_UNROLL": 8},
+    "wide_evict": {**WIDE, **EVICT},
+    "wide_evict_x": {**WIDE, **EVICT_X},
+    "reuse_as_row": {"REUSE_ROWS": 1, "REUSE_TILE": 1024, "REUSE_WARPS": 4, "REUSE_UNROLL": 4},
+    "reuse_2x1024_w4_u2": {"REUSE_ROWS": 2, "REUSE_TILE": 2048, "REUSE_UNROLL": 2},
+    "reuse_4x512_w2_u4": {"REUSE_TILE": 2048, "REUSE_WARPS": 2, "REUSE_UNROLL": 4},
+    "reuse_operand_last": {"OPERAND_EVICTION": "evict_last"},
+}
+# Fourth pass (tile_sweep_s6d), on the code with 2-D column tiles and int64 offsets for kept rows: the split of
+# one-row tiles under masks that vary along both kept columns and k, 2-D tiles for them too,
+# and the pipelining depth of 2-D tiles (the recorded run set it for 2-D tiles alone, through a
+# constant removed since: 1, 2 or Triton's default ran within 1%; the variants now set NUM_STAGES).
+CASE_SETS["s6both"] = [
+    ((8192, 4, 8192), 0, "float16", "bcast_m"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_m"),
+    ((8192, 4, 8192), 0, "float16", "dense"),
+    ((8192, 4, 8192), 0, "bfloat16", "dense"),
+    ((4, 8192, 8192), 1, "float16", "dense"),
+    ((4, 8192, 8192), 1, "bfloat16", "dense"),
+    ((65536, 4, 8192), 0, "float16", "bcast_m"),
+    ((65536, 4, 8192), 0, "bfloat16", "dense"),
+]
+TWO_D_ALL = {"ONE_ROW_MAX_K": 0, "SPLIT_MIN_PROGRAMS_PER_SM": 2}
+VARIANT_SETS["s6both"] = {
+    "default": {},
+    "split8": {"SPLIT_TARGET_PROGRAMS_PER_SM": 8},
+    "stages1": {"NUM_STAGES": 1},
+    "2d": TWO_D_ALL,
+    "2d_stages1": {**TWO_D_ALL, "NUM_STAGES": 1},
+    "2d_stages2": {**TWO_D_ALL, "NUM_STAGES": 2},
+    "2d_128x64_stages1": {**TWO_D_ALL, "NUM_STAGES": 1, "COLUMN_BLOCK_I": 128, "COLUMN_TILE": 8192},
+}
+CASE_SETS["s6new"] = [
+    ((8192, 4, 8192), 0, "float16", "none"),
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_n"),
+    ((4, 8192, 8192), 1, "bfloat16", "none"),
+    ((4, 8192, 8192), 1, "bfloat16", "bcast_n"),
+    ((4, 8192, 8192), 1, "float16", "bcast_m"),
+    ((8192, 4, 8192), 2, "float16", "bcast_n"),
+    ((4, 8192, 8192), 2, "bfloat16", "bcast_n"),
+]
+VARIANT_SETS["s6new"] = {
+    "default": {},
+    "one_row_split": {"TWO_D_MAX_K": 0},
+    "stages1": {"NUM_STAGES": 1},
+    "stages2": {"NUM_STAGES": 2},
+    "stages1_128x64": {"NUM_STAGES": 1, "COLUMN_BLOCK_I": 128, "COLUMN_TILE": 8192},
+    "narrow": {"KEPT_ROWS_WIDE_INDEX": False},
+}
+# Fifth pass (tile_sweep_s6e): the rows still missing a target on the code with all of the above.
+CASE_SETS["s6last"] = [
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((4, 8192, 8192), 1, "bfloat16", "bcast_n"),
+    ((8192, 4, 8192), 0, "float16", "bcast_m"),
+    ((4, 8192, 8192), 2, "float16", "bcast_m"),
+    ((4, 8192, 8192), 2, "bfloat16", "bcast_m"),
+    ((8192, 4, 8192), 2, "float16", "bcast_m"),
+]
+VARIANT_SETS["s6last"] = {
+    "default": {},
+    "evict": EVICT,
+    "evict_x": EVICT_X,
+    "operand_last": {"OPERAND_EVICTION": "evict_last"},
+    "2d_w32": {"COLUMN_WARPS": 32},
+    "2d_64x128_w32": {"COLUMN_TILE": 8192, "COLUMN_WARPS": 32},
+    "long_4096_w16_u2": {"LONG_COLUMNS": 4096, "LONG_WARPS": 16, "LONG_UNROLL": 2},
+    "long_2048_w8_u2": {"LONG_UNROLL": 2},
+    "reuse_4x1024_w8_u2": {"REUSE_WARPS": 8},
+    "reuse_8x512_w4_u2": {"REUSE_ROWS": 8},
+    "reuse_4x1024_w4_u1": {"REUSE_UNROLL": 1},
+}
 # Module constants that change the kernel without changing the plan.
 KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS",
                   "SKIP_DROPPED", "HOIST_CONSTANT_MASK", "FINISH_SPLIT_IN_KERNEL", "NARROW_INDEX",
-                  "MASK_AFTER_SUM")
+                  "MASK_AFTER_SUM", "KEPT_ROWS_WIDE_INDEX")
 
 
 @contextlib.contextmanager

@@ -13,12 +13,16 @@ How the work is laid out (``_plan``), from the shapes and strides alone:
 - When k is x's contiguous dim ("row" tiles) and the mask repeats along a kept dim (stride 0),
   the tile spans that dim, so one load of a mask row serves BLOCK_I rows of x.
 - When k is not contiguous, a tile is one reduced row of ONE_ROW_COLUMNS columns, short or long k
-  alike: x, mask and scale then share one register layout.
+  alike: x, mask and scale then share one register layout. Except a long k (up to TWO_D_MAX_K)
+  under no mask or one that is constant along k or along the columns: there 2-D tiles of
+  COLUMN_BLOCK_I columns by COLUMN_TILE // COLUMN_BLOCK_I reduced rows, unsplit (Inductor's tile
+  for these reduces).
 - When there are too few programs to fill the GPU, k is split across programs (``splits``): each
   writes an fp32 partial sum, and the last program of each output tile to finish (an atomic
   counter per tile) adds the tile's partials in a fixed order, in the same launch (with int64
   offsets, a second kernel does).
-- Offsets are int32 where every offset of the launch fits, else int64.
+- Offsets are int32 where every offset of the launch fits, else int64; and int64 for row tiles
+  that read x only where the mask keeps it (measured faster, not understood).
 - Mask and scale values constant along k are loaded once per program; a mask that varies along
   k is loaded one tile ahead of x. The mask drops products with as few selects as it can: a
   mask constant along k is applied to the sums at the end; where x is read only where kept, a
@@ -108,18 +112,28 @@ LONG_WARPS = 8
 LONG_UNROLL = 4
 ONE_ROW_MAX_K = 2**62
 ONE_ROW_MIN_PROGRAMS = 0
-# Else (kept for the sweep) 2-D tiles of COLUMN_BLOCK_I columns over COLUMN_TILE // COLUMN_BLOCK_I
-# reduced rows.
-COLUMN_BLOCK_I = 128
-COLUMN_TILE = 16384
-COLUMN_WARPS = 8
+# 2-D column tiles: COLUMN_BLOCK_I columns over COLUMN_TILE // COLUMN_BLOCK_I reduced rows. A
+# reduced dim longer than SHORT_K and at most TWO_D_MAX_K takes them, unsplit while there are
+# TWO_D_MIN_PROGRAMS_PER_SM programs a multiprocessor, unless the mask varies along both the
+# columns and k. 64 x 64, 16 warps, unsplit (Inductor's tile for these reduces): at 8192x4x8192
+# dim 0 and 4x8192x8192 dim 1, 136-139 µs instead of 143-147 without a mask, 138 instead of 148
+# under a mask constant along k, 114-116 instead of 116-119 under one broadcast over N; under a
+# mask that varies along both, 201-243 instead of 164-206 (dim 0), and at 65536x4x8192 2-3%
+# slower than split one-row tiles (tile_sweep_s6*.txt).
+COLUMN_BLOCK_I = 64
+COLUMN_TILE = 4096
+COLUMN_WARPS = 16
 COLUMN_UNROLL = 1
+TWO_D_MAX_K = 16384
+TWO_D_MIN_PROGRAMS_PER_SM = 2
 # Split the reduced dim across programs while there are fewer than SPLIT_MIN_PROGRAMS_PER_SM
 # programs per multiprocessor, up to SPLIT_TARGET_PROGRAMS_PER_SM, each split at least
 # SPLIT_MIN_STEPS loop steps long, and only for inputs of SPLIT_MIN_ELEMENTS or more (below that
-# the second launch costs more than it gains).
+# the second launch costs more than it gains). Target 8 (was 6) where one-row tiles are split
+# now (masks varying along columns and k; 65536x4x8192 dim 0): 1-4% faster under a mask over M,
+# 2% at 65536 under one over N, within 1% elsewhere (tile_sweep_s6*.txt).
 SPLIT_MIN_PROGRAMS_PER_SM = 4
-SPLIT_TARGET_PROGRAMS_PER_SM = 6
+SPLIT_TARGET_PROGRAMS_PER_SM = 8
 SPLIT_MIN_STEPS = 4
 SPLIT_MIN_ELEMENTS = 2**22
 # Multiprocessors assumed where there is no CUDA device (Triton's interpreter): an H200's.
@@ -153,6 +167,10 @@ FINISH_SPLIT_IN_KERNEL = True
 MASK_AFTER_SUM = True
 # Offsets in int32 where every offset of the launch fits (else int64), as Inductor does.
 NARROW_INDEX = True
+# Row tiles that read x only where a mask constant along k keeps it take int64 offsets: 101-103 µs
+# instead of 105-106 at 8192x4x8192 and 4x8192x8192 under a mask broadcast over N, in four sweeps
+# (s5c, s5d, s6, s6b); equal or 1-2% slower elsewhere (measured, not understood).
+KEPT_ROWS_WIDE_INDEX = True
 INT32_MAX = 2**31 - 1
 # Bounded autotune (``_tuned_plan``): on CUDA inputs of AUTOTUNE_MIN_ELEMENTS or more, time the
 # candidates of the input's class AUTOTUNE_ROUNDS rounds of AUTOTUNE_REPS launches each
@@ -392,12 +410,14 @@ class Tile(NamedTuple):
     block_k: int
     num_warps: int
     unroll: int
+    split_below_per_sm: int | None = None  # split k only below this many programs a multiprocessor
 
 
 def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool,
                 mask_repeats_along_i: bool = False, mask_varies_along_k: bool = False) -> Tile:
     """(BLOCK_I, BLOCK_K, num_warps, UNROLL): the tile's long side runs along x's contiguous
-    axis, so loads coalesce whether or not that axis is the reduced one."""
+    axis, so loads coalesce whether or not that axis is the reduced one. (A mask that does not
+    repeat along i varies along it.)"""
     programs_one_row = size_o * _cdiv(size_i, ONE_ROW_COLUMNS)
     size_i, size_k = _next_power_of_2(max(size_i, 1)), _next_power_of_2(max(size_k, 1))
     if reduced_is_fast:
@@ -406,7 +426,8 @@ def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool,
             return Tile(block_i, min(size_k, REUSE_TILE // block_i), REUSE_WARPS, REUSE_UNROLL)
         block_k = min(size_k, ROW_TILE // min(ROW_ROWS, size_i))
         return Tile(min(size_i, ROW_TILE // block_k), block_k, ROW_WARPS, ROW_UNROLL)
-    if size_k <= ONE_ROW_MAX_K and programs_one_row >= ONE_ROW_MIN_PROGRAMS:
+    two_d = SHORT_K < size_k <= TWO_D_MAX_K and (mask_repeats_along_i or not mask_varies_along_k)
+    if size_k <= ONE_ROW_MAX_K and programs_one_row >= ONE_ROW_MIN_PROGRAMS and not two_d:
         if size_k > SHORT_K:
             return Tile(min(size_i, LONG_COLUMNS), 1, LONG_WARPS, LONG_UNROLL)
         columns = ONE_ROW_MASKED_COLUMNS if mask_varies_along_k else ONE_ROW_COLUMNS
@@ -414,16 +435,19 @@ def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool,
     block_i = min(size_i, COLUMN_BLOCK_I)
     block_k = min(size_k, max(1, COLUMN_TILE // block_i))
     # More warps pay off only on full tiles; on a reduced dim of 4 they were 3x slower than 4.
-    return Tile(block_i, block_k, COLUMN_WARPS if block_i * block_k >= COLUMN_TILE else 4, COLUMN_UNROLL)
+    return Tile(block_i, block_k, COLUMN_WARPS if block_i * block_k >= COLUMN_TILE else 4, COLUMN_UNROLL,
+                TWO_D_MIN_PROGRAMS_PER_SM if two_d else None)
 
 
 def _splits(programs: int, size_k: int, step: int, elements: int, sm_count: int,
-            target_per_sm: int | None = None) -> tuple[int, int]:
+            target_per_sm: int | None = None, below_per_sm: int | None = None) -> tuple[int, int]:
     """(splits, k_per_split): cut k into stretches of whole loop steps (``step`` long) while
-    there are too few programs to keep every multiprocessor busy, aiming at ``target_per_sm``
-    programs a multiprocessor (default SPLIT_TARGET_PROGRAMS_PER_SM; 0: never split)."""
+    there are fewer than ``below_per_sm`` programs a multiprocessor (default
+    SPLIT_MIN_PROGRAMS_PER_SM), aiming at ``target_per_sm`` programs a multiprocessor (default
+    SPLIT_TARGET_PROGRAMS_PER_SM; 0: never split)."""
     target = SPLIT_TARGET_PROGRAMS_PER_SM if target_per_sm is None else target_per_sm
-    if target <= 0 or elements < SPLIT_MIN_ELEMENTS or programs >= SPLIT_MIN_PROGRAMS_PER_SM * sm_count:
+    below = SPLIT_MIN_PROGRAMS_PER_SM if below_per_sm is None else below_per_sm
+    if target <= 0 or elements < SPLIT_MIN_ELEMENTS or programs >= below * sm_count:
         return 1, max(size_k, 1)
     splits = min(_cdiv(target * sm_count, programs), size_k // (step * SPLIT_MIN_STEPS))
     if splits <= 1:
@@ -448,7 +472,7 @@ def _make_plan(x: torch.Tensor, roles, sizes, tile: Tile, target_per_sm: int | N
     size_o, size_i, size_k = sizes
     programs = size_o * _cdiv(size_i, tile.block_i)
     splits, k_per_split = _splits(programs, size_k, tile.block_k * tile.unroll, x.numel(), _sm_count(x.device),
-                                  target_per_sm)
+                                  target_per_sm, tile.split_below_per_sm)
     return Plan(*roles, tile.block_i, tile.block_k, tile.num_warps, tile.unroll, splits, k_per_split)
 
 
@@ -728,7 +752,7 @@ def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
     out_stride = out.stride()
     out_o, out_i = out_stride[plan.outer - (plan.outer > dim)], out_stride[plan.inner - (plan.inner > dim)]
     x_roles = tuple(x_stride[d] for d in roles)
-    wide_index = not (NARROW_INDEX and _offsets_fit_int32(
+    wide_index = (KEPT_ROWS_WIDE_INDEX and load_only_kept and fast_dim == dim) or not (NARROW_INDEX and _offsets_fit_int32(
         plan, (size_o, size_i, size_k), (x_roles, mask_stride, scale_stride, (out_o, out_i, 0))))
     constants = dict(
         HAS_MASK=has_mask, HAS_SCALE=has_scale,

@@ -224,13 +224,14 @@ def one_row_tiles(monkeypatch):
     """Non-contiguous reduced dims take the one-reduced-row tile whatever the grid (the default
     now; kept so a later threshold cannot silently take tiny shapes off this path)."""
     monkeypatch.setattr(REDUCE_MODULE, "ONE_ROW_MIN_PROGRAMS", 1)
+    monkeypatch.setattr(REDUCE_MODULE, "TWO_D_MAX_K", 0)
 
 
 # The fixture only sets a constant: sharing it across the generated inputs is what is wanted.
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(reduce_cases())
 def test_random_cases_match_torch_with_one_row_tiles(one_row_tiles, case):
-    assert REDUCE_MODULE._tile_shape(4, 6, 6, False)[1] == 1  # the path under test
+    assert REDUCE_MODULE._tile_shape(4, 6, 600, False)[1] == 1  # the path under test
     assert_matches_reference(*case)
 
 
@@ -243,8 +244,9 @@ def split_tiles(request, monkeypatch):
     overrides = {
         "SPLIT_MIN_ELEMENTS": 0, "SPLIT_MIN_PROGRAMS_PER_SM": 10**9, "SPLIT_TARGET_PROGRAMS_PER_SM": 10**9,
         "SPLIT_MIN_STEPS": 1, "ROW_TILE": 4, "ROW_ROWS": 2, "REUSE_ROWS": 2, "REUSE_TILE": 4,
+        "TWO_D_MIN_PROGRAMS_PER_SM": 10**9, "TWO_D_MAX_K": 0,
     }
-    if request.param == "two_d":
+    if request.param == "two_d":  # every column reduce on 2-D tiles, masks varying along both too
         overrides.update({"COLUMN_BLOCK_I": 2, "COLUMN_TILE": 4, "ONE_ROW_MAX_K": 0})
     if request.param == "one_row_wide_two_launches":
         overrides.update({"FINISH_SPLIT_IN_KERNEL": False, "NARROW_INDEX": False, "MASK_AFTER_SUM": False})
@@ -314,7 +316,8 @@ def meta_plan(shape, dim, mask_shape=None):
         ((8192, 4, 8192), 1, True),  # the benchmark's short reduced dims
         ((4, 8192, 8192), 0, True),
         ((128, 256, 8192), 1, True),
-        ((32, 1024, 8192), 1, True),  # long reduced dims too: split, not 2-D tiles
+        ((32, 1024, 8192), 1, False),  # long reduced dims up to TWO_D_MAX_K: 2-D tiles
+        ((4, 32768, 8192), 1, True),  # longer ones: one-row tiles, split
         ((4, 256, 8192), 1, True),
         ((8192, 8192, 4), 2, False),  # reduced dim contiguous: row tiles
     ],
@@ -325,28 +328,69 @@ def test_tile_choice(shape, dim, one_row):
     tile = REDUCE_MODULE._tile_shape(*sizes, dim == fast_dim)
     assert (tile.block_k == 1) == one_row
     assert tile.block_i * tile.block_k <= max(REDUCE_MODULE.ROW_TILE, REDUCE_MODULE.REUSE_TILE,
-                                              REDUCE_MODULE.ONE_ROW_COLUMNS)
+                                              REDUCE_MODULE.ONE_ROW_COLUMNS, REDUCE_MODULE.COLUMN_TILE)
 
 
 @pytest.mark.parametrize(
-    ("shape", "dim", "split"),
+    ("shape", "dim", "mask_shape", "split"),
     [
-        ((4, 8192, 8192), 1, True),  # 4 x 8192 outputs over 8192 rows: too few tiles alone
-        ((8192, 4, 8192), 0, True),
-        ((65536, 4, 8192), 0, True),
-        ((8192, 4, 8192), 1, False),  # one-row tiles, 32768 programs
-        ((8192, 4, 8192), 2, False),  # row tiles, 32768 programs
-        ((4, 64, 8192), 1, False),  # too small to pay for a second launch
+        ((4, 8192, 8192), 1, (4, 8192, 8192), True),  # 4 x 8192 outputs over 8192 rows: too few tiles alone
+        ((8192, 4, 8192), 0, (8192, 1, 8192), True),
+        ((65536, 4, 8192), 0, None, True),
+        ((8192, 4, 8192), 0, None, False),  # 2-D tiles: 512 programs, enough
+        ((16384, 1, 256), 0, None, True),  # 2-D tiles: 4 programs, too few
+        ((8192, 4, 8192), 1, None, False),  # one-row tiles, 32768 programs
+        ((8192, 4, 8192), 2, None, False),  # row tiles, 32768 programs
+        ((4, 64, 8192), 1, None, False),  # too small to pay for a second launch
     ],
 )
-def test_long_reduced_dims_are_split_when_the_output_is_small(shape, dim, split):
-    plan = meta_plan(shape, dim)
+def test_long_reduced_dims_are_split_when_the_output_is_small(shape, dim, mask_shape, split):
+    plan = meta_plan(shape, dim, mask_shape)
     assert (plan.splits > 1) == split
     programs = shape[plan.outer] * -(-shape[plan.inner] // plan.block_i) * plan.splits
     if split:
-        assert programs >= REDUCE_MODULE.SPLIT_MIN_PROGRAMS_PER_SM * REDUCE_MODULE.DEFAULT_SM_COUNT
+        tiles = shape[plan.outer] * -(-shape[plan.inner] // plan.block_i)
+        longest_split = tiles * (shape[dim] // (plan.block_k * plan.unroll * REDUCE_MODULE.SPLIT_MIN_STEPS))
+        assert programs >= min(REDUCE_MODULE.SPLIT_MIN_PROGRAMS_PER_SM * REDUCE_MODULE.DEFAULT_SM_COUNT, longest_split)
         assert plan.k_per_split % (plan.block_k * plan.unroll) == 0
         assert (plan.splits - 1) * plan.k_per_split < shape[dim] <= plan.splits * plan.k_per_split
+
+
+@pytest.mark.parametrize(
+    ("shape", "dim", "mask_shape", "two_d"),
+    [
+        ((8192, 4, 8192), 0, None, True),
+        ((4, 8192, 8192), 1, None, True),
+        ((8192, 4, 8192), 0, (8192, 4, 1), True),  # the mask broadcast over the tile's columns
+        ((4, 8192, 8192), 1, (4, 1, 8192), True),  # constant along k
+        ((8192, 4, 8192), 0, (8192, 1, 8192), False),  # varies along the columns and k
+        ((8192, 4, 8192), 0, (8192, 4, 8192), False),
+        ((65536, 4, 8192), 0, None, False),  # k longer than TWO_D_MAX_K
+        ((8192, 4, 8192), 1, None, False),  # short k
+    ],
+)
+def test_long_reduced_dims_take_2d_tiles_unless_the_mask_varies_along_columns_and_k(shape, dim, mask_shape,
+                                                                                    two_d):
+    plan = meta_plan(shape, dim, mask_shape)
+    assert (plan.block_k > 1) == two_d
+    if two_d:
+        block_k = REDUCE_MODULE.COLUMN_TILE // REDUCE_MODULE.COLUMN_BLOCK_I
+        assert (plan.block_i, plan.block_k, plan.num_warps) == (
+            REDUCE_MODULE.COLUMN_BLOCK_I, block_k, REDUCE_MODULE.COLUMN_WARPS)
+
+
+@pytest.mark.parametrize(
+    ("mask_shape", "wide"),
+    [(None, False), ((8192, 4, 1), True), ((8192, 1, 8192), False), ((8192, 4, 8192), False)],
+)
+def test_row_tiles_read_only_where_kept_take_int64_offsets(mask_shape, wide):
+    shape, dim = (8192, 4, 8192), 2  # every offset fits int32
+    x = torch.empty(shape, dtype=torch.float16, device="meta")
+    mask = None if mask_shape is None else torch.empty(mask_shape, dtype=torch.bool, device="meta").expand(shape)
+    out = torch.empty(shape[:2], dtype=torch.float16, device="meta")
+    spec = REDUCE_MODULE._launch_spec(REDUCE_MODULE._plan(x, dim, mask), x, dim, mask, None, out)
+    assert spec.constants["WIDE_INDEX"] == wide
+    assert spec.constants["LOAD_ONLY_KEPT"] == wide
 
 
 @pytest.mark.parametrize(
