@@ -7,12 +7,16 @@ from typing import TYPE_CHECKING, Iterable
 
 from stridelint.analysis.values import Broadcast, State
 from stridelint.findings import Evidence, Finding, Fix
+from stridelint.lazy import lazy_import
 
 if TYPE_CHECKING:
     import libcst as cst
 
     from stridelint.analysis.dataflow import FunctionFlow
     from stridelint.analysis.module import ModuleFacts
+    from stridelint.analysis.uses import Use
+
+uses = lazy_import("stridelint.analysis.uses")
 
 
 def strongest(values: Iterable[Broadcast]) -> Broadcast:
@@ -40,6 +44,19 @@ def reported(
     function itself broadcasts the tensor on some path (an `expand` in one branch). Small
     broadcasts and position grids are reported too, as low-severity findings (`low_reason`)."""
     return value.state is State.DEFINITE or value.local or facts.in_scope(flow.func, scope)
+
+
+def output_sized(facts: ModuleFacts, flow: FunctionFlow, result_uses: list[Use]) -> str | None:
+    """A low-severity reason when every use of a materialized broadcast costs as much as the
+    materialization (uses.is_output_sized), else None."""
+    if result_uses and all(uses.is_output_sized(facts, flow, use) for use in result_uses):
+        return "output-sized: the next op reads or writes that many elements anyway"
+    return None
+
+
+def all_joined(facts: ModuleFacts, result_uses: list[Use]) -> bool:
+    """Every use is `torch.cat`/`torch.stack`, which writes the tensor at its size anyway."""
+    return bool(result_uses) and all(uses.is_joined(facts, use) for use in result_uses)
 
 
 def low_reason(value: Broadcast) -> str | None:

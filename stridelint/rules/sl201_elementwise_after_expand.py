@@ -126,7 +126,7 @@ class ElementwiseAfterExpand(Rule):
                 result_uses = uses.uses_of(facts, flow, sink.node)
                 if any(use.kind == uses.DENSE for use in result_uses):
                     continue  # the dense result is needed
-                if result_uses and all(uses.is_joined(facts, use) for use in result_uses):
+                if common.all_joined(facts, result_uses):
                     continue  # `torch.cat` writes it at this size anyway: output-sized
                 operand = sink.operands[0][0]
                 tensor = wording.tensor(facts, operand, sink.statement, value, sink.node)
@@ -134,16 +134,11 @@ class ElementwiseAfterExpand(Rule):
                     f"`{wording.op(facts, sink.node, operand)}` materializes {tensor}: apply "
                     "the op before the expand, then expand"
                 )
-                output_sized = result_uses and all(
-                    uses.is_output_sized(facts, flow, use) for use in result_uses
-                )
                 yield common.finding(
                     self.code, facts, sink.node, sink.statement, message, value,
-                    _fix(facts, sink, result_uses), low=_OUTPUT_SIZED if output_sized else None,
+                    _fix(facts, sink, result_uses),
+                    low=common.output_sized(facts, flow, result_uses),
                 )
-
-
-_OUTPUT_SIZED = "output-sized: the next op reads or writes that many elements anyway"
 
 
 def _fix(facts: ModuleFacts, sink: Sink, result_uses: list[Use]) -> Fix | None:

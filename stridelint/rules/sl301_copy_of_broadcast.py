@@ -102,7 +102,7 @@ class CopyOfBroadcast(Rule):
                 if not common.reported(facts, flow, value, ctx.scope):
                     continue
                 result_uses = uses.uses_of(facts, flow, sink.node)
-                if not _all_read(result_uses, launches=True):
+                if not _all_read(result_uses, launches=True) or common.all_joined(facts, result_uses):
                     continue
                 func = sink.node.func
                 method = func.attr.value if isinstance(func, cst.Attribute) else "copy"
@@ -118,7 +118,8 @@ class CopyOfBroadcast(Rule):
                     hoist.drop_call(facts, sink.node),
                 )
                 yield common.finding(
-                    self.code, facts, sink.node, sink.statement, message, value, fix
+                    self.code, facts, sink.node, sink.statement, message, value, fix,
+                    low=common.output_sized(facts, flow, result_uses),
                 )
             for op in flow.layout_ops.values():
                 if not common.reported(facts, flow, op.value, ctx.scope):
@@ -136,6 +137,8 @@ class CopyOfBroadcast(Rule):
             result_uses = uses.uses_of(facts, flow, op.call)
             if not _all_read(result_uses, launches=False):  # a kernel may write into it
                 return None
+            if common.all_joined(facts, result_uses):
+                return None  # `torch.stack` writes it at this size anyway: output-sized
             tensor = wording.tensor(facts, op.operand, op.statement, value, _like_dtype(op))
             message = (
                 f"`{label}` allocates the logical size of {tensor}, but "
@@ -148,14 +151,17 @@ class CopyOfBroadcast(Rule):
         if merged is None:
             return None
         result_uses = uses.uses_of(facts, flow, op.call)
-        if not _all_read(result_uses, launches=True):
+        if not _all_read(result_uses, launches=True) or common.all_joined(facts, result_uses):
             return None
         tensor = wording.tensor(facts, op.operand, op.statement, value)
         message = (
             f"`{label}` {merged}, copying {tensor}, but {_readers(result_uses)}: index the "
             "expanded view in the consumer"
         )
-        return common.finding(self.code, facts, op.call, op.statement, message, value)
+        return common.finding(
+            self.code, facts, op.call, op.statement, message, value,
+            low=common.output_sized(facts, flow, result_uses),
+        )
 
 
 def _like_dtype(op: LayoutOp) -> cst.BaseExpression | None:

@@ -311,6 +311,11 @@ SPECS: dict[str, Spec] = {
     "SL201/reference_implementations_are_low_severity": Spec(
         tuple(Call(name, arguments(_scores_and_keep)) for name in ("naive_keep_scores", "keep_scores"))
     ),
+    "SL301/copies_that_are_output_sized": Spec(
+        tuple(Call(name, arguments(lambda draw: (draw_tensor(draw, 1, 1, dtypes=(torch.float32,)),
+                                                 draw_size(draw))))
+              for name in ("weighted", "scaled"))
+    ),  # fmt: skip
     "SL201/rotary_casts_to_the_dtype_it_has": Spec(
         (Call("rotary_angles_half", arguments(lambda draw: (
             draw_tensor(draw, shape=[None, None], dtypes=(torch.float32,)),

@@ -1,0 +1,23 @@
+# With `low-severity = true`: copies of a broadcast that the next op writes at their size
+# anyway are not worth a finding (joined) or are low severity (combined with a dense tensor).
+import torch
+
+
+def ray_directions(xs, ys, frames: int):
+    """`torch.stack` writes the ones at their full size anyway: no finding."""
+    x_grid = xs[None].expand(frames, -1, -1)
+    y_grid = ys[None].expand(frames, -1, -1)
+    return torch.stack([x_grid, y_grid, torch.ones_like(x_grid)], dim=-1)
+
+
+def weighted(scale, rows: int):
+    """The copy meets a dense tensor of its size: one more buffer of the output's size (low)."""
+    weights = torch.linspace(0, 1, rows * scale.shape[0]).reshape(rows, -1)
+    dense_scale = scale[None].expand(rows, -1).contiguous()
+    return dense_scale * weights
+
+
+def scaled(scale, rows: int):
+    """Only a number meets the copy: drop it and the op reads the view (a full finding)."""
+    dense_scale = scale[None].expand(rows, -1).contiguous()
+    return dense_scale * 2.0
