@@ -20,8 +20,8 @@ kept unit drags in, by name and conservatively (any `Name` or attribute spelled 
   module's stride helpers): the only places a broadcast value can start;
 - facts flow forward: from a seed and from the module-level code (always kept) to the
   functions it names (callees, launched kernels, their hooks, stride helpers), transitively;
-  and back from a module-level seed to the functions that call it (it may return the
-  broadcast it makes), which then pass facts on like seeds;
+  and back from a module-level function that makes a broadcast to the functions that call
+  it (it may return the broadcast), which then pass facts on like seeds;
 - scope flows backward: a POSSIBLE finding is reported only in a function reachable from a
   wrapper root (a launch, a hook, a wrapper decorator), so every unit that names a kept one
   is kept, transitively, with the decorated functions (kernels) it and the module-level code
@@ -147,12 +147,18 @@ def _resolve_source_names(units: list[_Unit]) -> None:
     the analysis resolves a call's name through the module's imports (names.py:
     ImportTable), never by spelling, so `expand_h0` imported from elsewhere, a local
     `x_expanded` or a parameter is no source."""
-    sources = set()
-    for unit in units:
-        sources.update(local for local, targets in unit.bindings.items() if targets & _SOURCES)
+    sources = _source_names(units)
     for unit in units:
         if unit.names & sources:
             unit.hit = True
+
+
+def _source_names(units: list[_Unit]) -> set[str]:
+    """The local names the module's imports bind to a broadcast source."""
+    sources: set[str] = set()
+    for unit in units:
+        sources.update(local for local, targets in unit.bindings.items() if targets & _SOURCES)
+    return sources
 
 
 def _is_seed(unit: _Unit, defined: set[str], reads_strides: bool) -> bool:
@@ -195,10 +201,14 @@ def _closure(
                 frontier.extend((v, False) for v in by_name.get(name, ()) if _decorated(v))
 
     forward([(u, True) for u in seeds] + [(rest, True)])
-    # a call of a seed may give back the broadcast it makes (module.py's return summaries):
-    # its callers hold one as if they made it
-    seed_names = {u.name for u in seeds if not u.in_class}
-    forward([(u, True) for u in units if u.names & seed_names])
+    # a call of a function that makes a broadcast may give it back (module.py's return
+    # summaries): its callers hold one as if they made it
+    sources = _source_names(units)
+    makers = {
+        u.name for u in seeds
+        if not u.in_class and (u.attributes & _SOURCE_ATTRIBUTES or u.names & sources)
+    }  # fmt: skip
+    forward([(u, True) for u in units if u.names & makers])
     kept.discard(id(rest))
     if scope != "all":
         for unit in _scope_path(units, kept, rest, wrapper_decorators):

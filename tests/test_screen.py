@@ -252,3 +252,23 @@ def test_an_annotated_assignment_with_a_broadcast_dim_is_a_seed():
         """
     )
     assert names == {"seed"}
+
+
+def test_a_caller_of_a_function_that_makes_a_broadcast_is_kept():
+    """The callee may return its expand (module.py's return summaries): the caller is kept,
+    whatever the scope; a caller of a function that only reads a broadcast is not."""
+    source = """
+        def head_mask(keep, heads):
+            return keep[:, None, :].expand(-1, heads, -1)
+
+        def bias(keep, heads):
+            return (~head_mask(keep, heads)).float()
+
+        def reduce_it(mask):
+            '''mask: may be broadcast.'''
+            return mask.sum()
+
+        def plain_caller(x):
+            return reduce_it(x)
+        """
+    assert kept(source, scope="all") == {"head_mask", "bias", "reduce_it"}
