@@ -82,47 +82,45 @@ def may_have_findings_text(text: str, broadcast_hints: Iterable[str] = ()) -> bo
 
 
 def may_have_findings(tree: ast.AST, broadcast_hints: Iterable[str] = ()) -> bool:
+    """Stage 2, on the tree. One walk collects what the triggers read (each distinct name and
+    string once: a file repeats the same few hundred), then each trigger is one test; this
+    runs on every file the text screen keeps, most of which have none."""
     hints = frozenset(broadcast_hints)
+    names: set[str] = set()  # names, attributes, imported names and aliases, parameters
+    strings: set[str] = set()
+    annotations: list[ast.expr] = []
     stride_names: set[str] = set()
     zero_compared: list[ast.expr] = []
     reads_strides = False
     defined: set[str] = set()  # module functions: one may be a stride helper (strides.py)
     bound_by_call: dict[str, str] = {}  # name -> the module-level function name it came from
-    # `ast.walk` without its per-node generators, in no particular order, skipping the
-    # Load/Store context leaves: about twice as fast, and this runs on every file.
     stack: list[object] = [tree]
     while stack:
         node = stack.pop()
         kind = type(node)
         if kind is ast.Name:
-            if names_a_source(node.id, hints):
-                return True
+            names.add(node.id)
             continue
         if kind is ast.Attribute:
-            if names_a_source(node.attr, hints):
-                return True
+            names.add(node.attr)
         elif kind is ast.Constant:
-            value = node.value
-            if type(value) is str and ("broadcast" in value.lower() or value in hints):
-                return True
+            if type(node.value) is str:
+                strings.add(node.value)
             continue
         elif kind is ast.alias:
-            if names_a_source(node.name, hints) or (
-                node.asname is not None and names_a_source(node.asname, hints)
-            ):
-                return True
+            names.add(node.name)
+            if node.asname is not None:
+                names.add(node.asname)
             continue
         elif kind is ast.ImportFrom:
             if (node.module or "").split(".")[0] in torch_ops.SOURCE_MODULES:
                 return True
         elif kind is ast.arg:
-            if names_a_source(node.arg, hints) or (
-                node.annotation is not None and has_string_with(node.annotation, "#")
-            ):
-                return True
+            names.add(node.arg)
+            if node.annotation is not None:
+                annotations.append(node.annotation)
         elif kind is ast.AnnAssign:  # `mask: Bool[Tensor, "#b n"] = load()`
-            if has_string_with(node.annotation, "#"):
-                return True
+            annotations.append(node.annotation)
         elif kind is ast.Assign:
             value = node.value
             if is_stride_read(value):
@@ -139,15 +137,42 @@ def may_have_findings(tree: ast.AST, broadcast_hints: Iterable[str] = ()) -> boo
             zero_compared.extend(compared_with_zero(node))
         elif not isinstance(node, ast.AST):
             continue  # None, or a name in `global a, b`
-        for field in node._fields:
+        for field in child_fields(kind):
             child = getattr(node, field, None)
             if type(child) is list:
                 stack.extend(child)
-            elif field != "ctx":
+            elif child is not None:
                 stack.append(child)
+    if names & hints or strings & hints:
+        return True
+    # Joined by line breaks: no name holds one, and no word spans one.
+    if _names_a_source("\n".join(names)) or "broadcast" in "\n".join(strings).lower():
+        return True
+    if any("#" in value for value in strings) and any(
+        has_string_with(annotation, "#") for annotation in annotations
+    ):
+        return True
     if reads_strides:  # names a stride helper returned (`s_r, s_0 = _strides(mask, dim)`)
         stride_names.update(n for n, func in bound_by_call.items() if func in defined)
     return any(reads_stride_name(operand, stride_names) for operand in zero_compared)
+
+
+# Fields that never hold a node a trigger can be under: contexts, operators and plain values
+# (the walk reads a node's own names where it meets the node). Any other field is walked;
+# `name` is, as `type X = ...` (3.12) holds a Name there.
+_LEAF_FIELDS = frozenset(
+    ("ctx", "op", "ops", "id", "attr", "asname", "arg", "module", "level", "kind",
+     "type_comment", "conversion", "is_async", "simple")
+)  # fmt: skip
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def child_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a node class that the walks (here and in screen.py) descend into."""
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+    return fields
 
 
 def reads_stride_name(operand: ast.expr, stride_names: set[str]) -> bool:
@@ -159,9 +184,9 @@ def reads_stride_name(operand: ast.expr, stride_names: set[str]) -> bool:
     return isinstance(operand, ast.Name) and operand.id in stride_names
 
 
-def names_a_source(name: str, hints: frozenset[str]) -> bool:
-    lowered = name.lower()
-    return name in hints or any(word in lowered for word in _SOURCE_WORDS)
+def _names_a_source(names: str) -> bool:
+    lowered = names.lower()
+    return any(word in lowered for word in _SOURCE_WORDS)
 
 
 def has_string_with(node: ast.AST, text: str) -> bool:
