@@ -39,8 +39,12 @@ _SOURCE_WORDS = frozenset(
 ) | torch_ops.SOURCE_MODULES  # `from einops import repeat`: the module, not `repeat`
 
 
-_WORDS = sorted(_SOURCE_WORDS | {"broadcast", "stride"})
-_ANY_WORD = re.compile("|".join(map(re.escape, _WORDS)), re.IGNORECASE)
+# What a trigger spells in the text, as a name or in a string (any case).
+_WORDS = tuple(sorted(_SOURCE_WORDS | {"broadcast"}))
+# A stride comparison reads `.stride(...)`: the attribute, exactly (whitespace, a
+# backslash-newline or a comment may stand after the dot); the word alone is in every Triton
+# kernel's parameters (`stride_xm`).
+_STRIDE_ATTRIBUTE = re.compile(r"\.(?:[ \t\f\r\n\\]|#[^\r\n]*[\r\n])*stride")
 # Strings and comments as the tokenizer of Python 3.11 reads them (prefixes need no care: a
 # string starts at its quote); `\\(?:\r\n|.)` is an escape or a backslash-newline.
 _STRING_OR_COMMENT = re.compile(
@@ -51,34 +55,52 @@ _STRING_OR_COMMENT = re.compile(
     r"|'(?:\\(?:\r\n|.)|[^'\\\r\n])*'",
     re.DOTALL,
 )
+# The escapes that can make a letter, a digit, `_` or `#` (by code: octal, `\x`, `\N{}`,
+# `\u`, `\U`) or join two lines (a backslash-newline); any other makes a control character,
+# a quote or a backslash, or keeps its backslash.
+_HIDING_ESCAPE = re.compile(r"\\[0-7xNuU\r\n]")
 # What may stand between two string literals that Python joins into one.
 _JOIN = re.compile(r"(?:[ \t\f\r\n]|\\\r?\n|#[^\r\n]*(?=[\r\n]))*[rRbBuUfF]{0,2}")
 
 
 def may_have_findings_text(text: str, broadcast_hints: Iterable[str] = ()) -> bool:
-    """Stage 1, on the text: False only when no trigger can be in it, so the file needs no
-    syntax tree at all (valid only for a file that compiles: the tokenizing below is Python
-    3.11's, and a file that does not compile goes to the tree anyway). A trigger is spelled
-    in the text as one of the words (names and strings alike, case-insensitive; NFKC first,
-    as Python reads identifiers), or hides in a string: an escape or a backslash-newline, two
-    literals joined, a `#` (a jaxtyping dim)."""
-    if not text.isascii():
-        text = unicodedata.normalize("NFKC", text)
-    if _ANY_WORD.search(text) or any(hint in text for hint in broadcast_hints):
+    """Stage 1, on the text: False only when the tree stage (below) would say False, so the
+    file needs no syntax tree at all (valid only for a file that compiles: the tokenizing is
+    Python 3.11's, and a file that does not compile goes to the tree anyway). Each trigger
+    shows in the text: a name as it is spelled (NFKC, as Python reads identifiers), a word
+    or hint in a string too, unless an escape or two joined literals hide it; a `#` dim as a
+    `#` in a string or an escape; a stride comparison as the `.stride` attribute."""
+    hints = tuple(broadcast_hints)
+    if _spells(text, hints):
         return True
-    if "\\" not in text and "#" not in text and text.count('"') + text.count("'") < 2:
+    read = text if text.isascii() else unicodedata.normalize("NFKC", text)
+    if read is not text and _spells(read, hints):
+        return True
+    if _STRIDE_ATTRIBUTE.search(read):
+        return True
+    if "\\" not in text and "#" not in text and text.count('"') + text.count("'") < 4:
         return False
+    joined: list[str] = []  # the contents of the literals joined so far
     previous_end = -1
     for token in _STRING_OR_COMMENT.finditer(text):
         value = token.group()
         if value[0] == "#":
             continue
-        if "\\" in value or "#" in value:
+        if "#" in value or _HIDING_ESCAPE.search(value):
             return True
-        if previous_end >= 0 and _JOIN.fullmatch(text, previous_end, token.start()):
-            return True
+        if previous_end < 0 or not _JOIN.fullmatch(text, previous_end, token.start()):
+            if len(joined) > 1 and _spells("".join(joined), hints):
+                return True
+            joined = []
+        joined.append(value[3:-3] if value[:3] in ('"""', "'''") else value[1:-1])
         previous_end = token.end()
-    return False
+    return len(joined) > 1 and _spells("".join(joined), hints)
+
+
+def _spells(text: str, hints: tuple[str, ...]) -> bool:
+    """A word in any case (str.lower, as the tree stage tests), or a hint as it is."""
+    lowered = text.lower()
+    return any(word in lowered for word in _WORDS) or any(hint in text for hint in hints)
 
 
 def may_have_findings(tree: ast.AST, broadcast_hints: Iterable[str] = ()) -> bool:
