@@ -212,10 +212,23 @@ def _names_a_source(names: str) -> bool:
 
 
 def has_string_with(node: ast.AST, text: str) -> bool:
-    return any(
-        isinstance(inner, ast.Constant) and isinstance(inner.value, str) and text in inner.value
-        for inner in ast.walk(node)
-    )
+    """A string constant below `node` holds `text` (asked of every annotation: most are a
+    name, so the walk is the cheap one of the pre-filter)."""
+    stack = [node]
+    while stack:
+        inner = stack.pop()
+        kind = type(inner)
+        if kind is ast.Constant:
+            if type(inner.value) is str and text in inner.value:
+                return True
+        elif isinstance(inner, ast.AST):
+            for field in child_fields(kind):
+                child = getattr(inner, field, None)
+                if type(child) is list:
+                    stack.extend(child)
+                elif child is not None:
+                    stack.append(child)
+    return False
 
 
 def is_stride_read(node: ast.expr) -> bool:
