@@ -171,7 +171,10 @@ class Config:
         return longest_unfixable is None or longest_fixable > longest_unfixable
 
     def per_file_ignored(self, path: Path) -> tuple[str, ...]:
-        """The selectors that `per-file-ignores` switches off for `path`."""
+        """The selectors that `per-file-ignores` switches off for `path` (asked per rule and
+        file: without patterns, no path to resolve)."""
+        if not self.per_file_ignores:
+            return ()
         relative = self.relative_path(path)
         return tuple(
             code

@@ -39,8 +39,12 @@ _SOURCE_WORDS = frozenset(
 ) | torch_ops.SOURCE_MODULES  # `from einops import repeat`: the module, not `repeat`
 
 
-_WORDS = sorted(_SOURCE_WORDS | {"broadcast", "stride"})
-_ANY_WORD = re.compile("|".join(map(re.escape, _WORDS)), re.IGNORECASE)
+# What a trigger spells in the text, as a name or in a string (any case).
+_WORDS = tuple(sorted(_SOURCE_WORDS | {"broadcast"}))
+# A stride comparison reads `.stride(...)`: the attribute, exactly (whitespace, a
+# backslash-newline or a comment may stand after the dot); the word alone is in every Triton
+# kernel's parameters (`stride_xm`).
+_STRIDE_ATTRIBUTE = re.compile(r"\.(?:[ \t\f\r\n\\]|#[^\r\n]*[\r\n])*stride")
 # Strings and comments as the tokenizer of Python 3.11 reads them (prefixes need no care: a
 # string starts at its quote); `\\(?:\r\n|.)` is an escape or a backslash-newline.
 _STRING_OR_COMMENT = re.compile(
@@ -51,78 +55,94 @@ _STRING_OR_COMMENT = re.compile(
     r"|'(?:\\(?:\r\n|.)|[^'\\\r\n])*'",
     re.DOTALL,
 )
+# The escapes that can make a letter, a digit, `_` or `#` (by code: octal, `\x`, `\N{}`,
+# `\u`, `\U`) or join two lines (a backslash-newline); any other makes a control character,
+# a quote or a backslash, or keeps its backslash.
+_HIDING_ESCAPE = re.compile(r"\\[0-7xNuU\r\n]")
 # What may stand between two string literals that Python joins into one.
 _JOIN = re.compile(r"(?:[ \t\f\r\n]|\\\r?\n|#[^\r\n]*(?=[\r\n]))*[rRbBuUfF]{0,2}")
 
 
 def may_have_findings_text(text: str, broadcast_hints: Iterable[str] = ()) -> bool:
-    """Stage 1, on the text: False only when no trigger can be in it, so the file needs no
-    syntax tree at all (valid only for a file that compiles: the tokenizing below is Python
-    3.11's, and a file that does not compile goes to the tree anyway). A trigger is spelled
-    in the text as one of the words (names and strings alike, case-insensitive; NFKC first,
-    as Python reads identifiers), or hides in a string: an escape or a backslash-newline, two
-    literals joined, a `#` (a jaxtyping dim)."""
-    if not text.isascii():
-        text = unicodedata.normalize("NFKC", text)
-    if _ANY_WORD.search(text) or any(hint in text for hint in broadcast_hints):
+    """Stage 1, on the text: False only when the tree stage (below) would say False, so the
+    file needs no syntax tree at all (valid only for a file that compiles: the tokenizing is
+    Python 3.11's, and a file that does not compile goes to the tree anyway). Each trigger
+    shows in the text: a name as it is spelled (NFKC, as Python reads identifiers), a word
+    or hint in a string too, unless an escape or two joined literals hide it; a `#` dim as a
+    `#` in a string or an escape; a stride comparison as the `.stride` attribute."""
+    hints = tuple(broadcast_hints)
+    if _spells(text, hints):
         return True
-    if "\\" not in text and "#" not in text and text.count('"') + text.count("'") < 2:
+    read = text if text.isascii() else unicodedata.normalize("NFKC", text)
+    if read is not text and _spells(read, hints):
+        return True
+    if _STRIDE_ATTRIBUTE.search(read):
+        return True
+    if "\\" not in text and "#" not in text and text.count('"') + text.count("'") < 4:
         return False
+    joined: list[str] = []  # the contents of the literals joined so far
     previous_end = -1
     for token in _STRING_OR_COMMENT.finditer(text):
         value = token.group()
         if value[0] == "#":
             continue
-        if "\\" in value or "#" in value:
+        if "#" in value or _HIDING_ESCAPE.search(value):
             return True
-        if previous_end >= 0 and _JOIN.fullmatch(text, previous_end, token.start()):
-            return True
+        if previous_end < 0 or not _JOIN.fullmatch(text, previous_end, token.start()):
+            if len(joined) > 1 and _spells("".join(joined), hints):
+                return True
+            joined = []
+        joined.append(value[3:-3] if value[:3] in ('"""', "'''") else value[1:-1])
         previous_end = token.end()
-    return False
+    return len(joined) > 1 and _spells("".join(joined), hints)
+
+
+def _spells(text: str, hints: tuple[str, ...]) -> bool:
+    """A word in any case (str.lower, as the tree stage tests), or a hint as it is."""
+    lowered = text.lower()
+    return any(word in lowered for word in _WORDS) or any(hint in text for hint in hints)
 
 
 def may_have_findings(tree: ast.AST, broadcast_hints: Iterable[str] = ()) -> bool:
+    """Stage 2, on the tree. One walk collects what the triggers read (each distinct name and
+    string once: a file repeats the same few hundred), then each trigger is one test; this
+    runs on every file the text screen keeps, most of which have none."""
     hints = frozenset(broadcast_hints)
+    names: set[str] = set()  # names, attributes, imported names and aliases, parameters
+    strings: set[str] = set()
+    annotations: list[ast.expr] = []
     stride_names: set[str] = set()
     zero_compared: list[ast.expr] = []
     reads_strides = False
     defined: set[str] = set()  # module functions: one may be a stride helper (strides.py)
     bound_by_call: dict[str, str] = {}  # name -> the module-level function name it came from
-    # `ast.walk` without its per-node generators, in no particular order, skipping the
-    # Load/Store context leaves: about twice as fast, and this runs on every file.
     stack: list[object] = [tree]
     while stack:
         node = stack.pop()
         kind = type(node)
         if kind is ast.Name:
-            if names_a_source(node.id, hints):
-                return True
+            names.add(node.id)
             continue
         if kind is ast.Attribute:
-            if names_a_source(node.attr, hints):
-                return True
+            names.add(node.attr)
         elif kind is ast.Constant:
-            value = node.value
-            if type(value) is str and ("broadcast" in value.lower() or value in hints):
-                return True
+            if type(node.value) is str:
+                strings.add(node.value)
             continue
         elif kind is ast.alias:
-            if names_a_source(node.name, hints) or (
-                node.asname is not None and names_a_source(node.asname, hints)
-            ):
-                return True
+            names.add(node.name)
+            if node.asname is not None:
+                names.add(node.asname)
             continue
         elif kind is ast.ImportFrom:
             if (node.module or "").split(".")[0] in torch_ops.SOURCE_MODULES:
                 return True
         elif kind is ast.arg:
-            if names_a_source(node.arg, hints) or (
-                node.annotation is not None and has_string_with(node.annotation, "#")
-            ):
-                return True
+            names.add(node.arg)
+            if node.annotation is not None:
+                annotations.append(node.annotation)
         elif kind is ast.AnnAssign:  # `mask: Bool[Tensor, "#b n"] = load()`
-            if has_string_with(node.annotation, "#"):
-                return True
+            annotations.append(node.annotation)
         elif kind is ast.Assign:
             value = node.value
             if is_stride_read(value):
@@ -139,15 +159,42 @@ def may_have_findings(tree: ast.AST, broadcast_hints: Iterable[str] = ()) -> boo
             zero_compared.extend(compared_with_zero(node))
         elif not isinstance(node, ast.AST):
             continue  # None, or a name in `global a, b`
-        for field in node._fields:
+        for field in child_fields(kind):
             child = getattr(node, field, None)
             if type(child) is list:
                 stack.extend(child)
-            elif field != "ctx":
+            elif child is not None:
                 stack.append(child)
+    if names & hints or strings & hints:
+        return True
+    # Joined by line breaks: no name holds one, and no word spans one.
+    if _names_a_source("\n".join(names)) or "broadcast" in "\n".join(strings).lower():
+        return True
+    if any("#" in value for value in strings) and any(
+        has_string_with(annotation, "#") for annotation in annotations
+    ):
+        return True
     if reads_strides:  # names a stride helper returned (`s_r, s_0 = _strides(mask, dim)`)
         stride_names.update(n for n, func in bound_by_call.items() if func in defined)
     return any(reads_stride_name(operand, stride_names) for operand in zero_compared)
+
+
+# Fields that never hold a node a trigger can be under: contexts, operators and plain values
+# (the walk reads a node's own names where it meets the node). Any other field is walked;
+# `name` is, as `type X = ...` (3.12) holds a Name there.
+_LEAF_FIELDS = frozenset(
+    ("ctx", "op", "ops", "id", "attr", "asname", "arg", "module", "level", "kind",
+     "type_comment", "conversion", "is_async", "simple")
+)  # fmt: skip
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def child_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a node class that the walks (here and in screen.py) descend into."""
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _LEAF_FIELDS)
+    return fields
 
 
 def reads_stride_name(operand: ast.expr, stride_names: set[str]) -> bool:
@@ -159,16 +206,29 @@ def reads_stride_name(operand: ast.expr, stride_names: set[str]) -> bool:
     return isinstance(operand, ast.Name) and operand.id in stride_names
 
 
-def names_a_source(name: str, hints: frozenset[str]) -> bool:
-    lowered = name.lower()
-    return name in hints or any(word in lowered for word in _SOURCE_WORDS)
+def _names_a_source(names: str) -> bool:
+    lowered = names.lower()
+    return any(word in lowered for word in _SOURCE_WORDS)
 
 
 def has_string_with(node: ast.AST, text: str) -> bool:
-    return any(
-        isinstance(inner, ast.Constant) and isinstance(inner.value, str) and text in inner.value
-        for inner in ast.walk(node)
-    )
+    """A string constant below `node` holds `text` (asked of every annotation: most are a
+    name, so the walk is the cheap one of the pre-filter)."""
+    stack = [node]
+    while stack:
+        inner = stack.pop()
+        kind = type(inner)
+        if kind is ast.Constant:
+            if type(inner.value) is str and text in inner.value:
+                return True
+        elif isinstance(inner, ast.AST):
+            for field in child_fields(kind):
+                child = getattr(inner, field, None)
+                if type(child) is list:
+                    stack.extend(child)
+                elif child is not None:
+                    stack.append(child)
+    return False
 
 
 def is_stride_read(node: ast.expr) -> bool:

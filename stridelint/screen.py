@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from stridelint.analysis import torch_ops  # tables only: no LibCST import
 from stridelint.prefilter import (
     bound_names,
+    child_fields,
     compared_with_zero,
     has_string_with,
     is_stride_read,
@@ -349,11 +350,11 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
             unit.subscripted.update(_chain_names(node.value))
         elif not isinstance(node, ast.AST):
             continue
-        for name in node._fields:
+        for name in child_fields(kind):
             child = getattr(node, name, None)
             if type(child) is list:
                 stack.extend(child)
-            elif name != "ctx":
+            elif child is not None:
                 stack.append(child)
     return unit
 

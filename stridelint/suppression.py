@@ -13,6 +13,8 @@ _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)
 _IGNORE = re.compile(r"#\s*stridelint:\s*ignore(?:\[(?P<codes>[^\]]*)\])?")
 _SKIP_FILE = re.compile(r"#\s*stridelint:\s*skip-file\b")
 _CODE = re.compile(r"[A-Z]+[0-9]+")
+# A stridelint code as the comments are read (upper-cased: `ſ` is an `S` too).
+_OWN_CODE = re.compile(r"SL[0-9]{3}", re.I)
 
 
 @dataclass
@@ -27,6 +29,16 @@ class Suppressions:
             return False
         codes = self.rows[row]
         return codes is None or code in codes
+
+
+def may_skip_file(text: str) -> bool:
+    """False when no comment can say `stridelint: skip-file` (no need to read them first)."""
+    return "stridelint:" in text
+
+
+def may_name_a_code(text: str) -> bool:
+    """False when no comment can name one of stridelint's codes (for SL901)."""
+    return _OWN_CODE.search(text) is not None
 
 
 def read_suppressions(text: str) -> Suppressions:

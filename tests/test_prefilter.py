@@ -102,6 +102,16 @@ def text_candidate(source: str, hints: tuple[str, ...] = ()) -> bool:
         'def f(mask: Bool[Tensor, """\n#b n"""]): ...',
         # NFKC: Python reads this identifier as `expand`
         "y = x.\uff45xpand(4, -1)",
+        # ... but not a string: NFKC would make this `broadcas\u1e6b`
+        'def f(mask):\n    """mask: broadcast\u0307 over rows."""',
+        # a `#` dim made by an escape
+        'def f(mask: Bool[Tensor, "\\043b n"]): ...',
+        "def f(mask: Bool[Tensor, '\\N{NUMBER SIGN}b n']): ...",
+        # the stride attribute however it is written
+        "if x.stride(0) == 0: pass",
+        "if x. stride(0) == 0: pass",
+        "if x.\\\n    stride(0) == 0: pass",
+        "if (x.  # the rows\n    stride(0)) == 0: pass",
     ],
 )
 def test_the_text_screen_keeps_what_may_hold_a_trigger(source):
@@ -114,6 +124,11 @@ def test_the_text_screen_keeps_what_may_hold_a_trigger(source):
         "y = x.repeat(4, 1).sum()  # no # dims here, 'quotes' in a comment",
         'msg = "plain", "strings"\n# a comment with "quotes" and # marks\n',
         'def f(x):\n    """A docstring."""\n    return x + 1\n',
+        # escapes that make no letter, digit or `#`; literals joined that spell nothing
+        'print("a\\tb\\n", end="\\\\")',
+        'msg = ("not a " "dim: b n")',
+        # a Triton kernel: strides are its parameters, no stride is read
+        "@triton.jit\ndef k(x_ptr, stride_xm, stride_xn):\n    x = tl.load(x_ptr + stride_xm)",
     ],
 )
 def test_the_text_screen_drops_what_cannot(source):
@@ -132,6 +147,9 @@ def test_the_text_screen_keeps_a_configured_hint():
         'msg = "plain", "strings"\n',
         'def f(x):\n    """A docstring."""\n    return x + 1\n',
         "import torch\nn = torch.ones(3).sum()\n",
+        'print("a\\tb\\n", end="\\\\")',
+        'msg = ("not a " "dim: b n")',
+        "@triton.jit\ndef k(x_ptr, stride_xm, stride_xn):\n    x = tl.load(x_ptr + stride_xm)",
     ],
 )
 def test_what_the_text_screen_drops_the_tree_drops_too(source):

@@ -43,6 +43,16 @@ def test_files_the_prefilter_skips_still_report_stale_suppressions():
     assert [(f.code, f.start.column) for f in findings] == [("SL901", 8)]
 
 
+def test_a_file_without_findings_reads_its_comments_for_any_spelling_of_a_code():
+    """The engine skips reading the comments of a file without findings unless one may name
+    a stridelint code; the comments read codes upper-cased, so `ſl101` is SL101."""
+    source = decode("x = 1  # noqa: \u017fl101, e501\n".encode())
+    findings = lint_text(source, Config(root=Path("."), source=None), Path("m.py")).findings
+    assert [(f.code, f.message) for f in findings] == [
+        ("SL901", "Unused suppression of SL101: nothing to suppress on this line")
+    ]
+
+
 LOW_SEVERITY_SOURCE = """import torch
 
 
