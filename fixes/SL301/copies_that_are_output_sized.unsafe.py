@@ -1,5 +1,5 @@
 # With `low-severity = true`: copies of a broadcast that the next op writes at their size
-# anyway are not worth a finding (joined) or are low severity (combined with a dense tensor).
+# anyway are not worth a finding (joined) or are low severity (a gather's index).
 import torch
 
 
@@ -10,11 +10,11 @@ def ray_directions(xs, ys, frames: int):
     return torch.stack([x_grid, y_grid, torch.ones_like(x_grid)], dim=-1)
 
 
-def weighted(scale, rows: int):
-    """The copy meets a dense tensor of its size: one more buffer of the output's size (low)."""
-    weights = torch.linspace(0, 1, rows * scale.shape[0]).reshape(rows, -1)
-    dense_scale = scale[None].expand(rows, -1)
-    return dense_scale * weights
+def picked(table, columns, rows: int):
+    """The copy is the index of `gather`, whose output has its shape: one more buffer of the
+    output's size (low)."""
+    chosen = columns[None].expand(rows, -1)
+    return table.gather(1, chosen)
 
 
 def scaled(scale, rows: int):

@@ -100,31 +100,13 @@ def is_joined(facts: ModuleFacts, use: Use) -> bool:
 
 def is_output_sized(facts: ModuleFacts, flow: FunctionFlow, use: Use) -> bool:
     """Whether the use costs as much as materializing `t` whatever `t`'s layout, so that
-    materializing it first costs at most one more buffer of that size: an elementwise op that
-    also reads a tensor known dense (`torch.min(t, limit)`, `t * dense`) writes a dense result
-    at least as large as `t` (semantics §1.2); `t` as the index of a gather or scatter has the
-    shape of what the op writes or reads."""
-    from stridelint.analysis.values import Dense
-
+    materializing it first costs at most one more buffer of that size: `t` as the index of a
+    gather or scatter has the shape of what the op writes or reads. (An elementwise op that
+    also reads a dense tensor is not enough: the tensor may be a 0-d `torch.tensor(1.0)`.)"""
     node = use.node
     if isinstance(node, cst.Arg):
         node = facts.parents.get(node)
-    if isinstance(node, cst.Call) and _indexes_a_gather(flow, node):
-        return True
-    if isinstance(node, (cst.BinaryOperation, cst.Comparison)):
-        operands = [node.left] + (
-            [node.right] if isinstance(node, cst.BinaryOperation)
-            else [target.comparator for target in node.comparisons]
-        )
-    elif isinstance(node, cst.Call) and _is_elementwise_call(facts, node):
-        operands = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
-        if isinstance(node.func, cst.Attribute) and facts.imports.resolve(node.func) is None:
-            operands.append(node.func.value)
-    else:
-        return False
-    # Only a tensor known dense from the start: one derived from a broadcast (even another
-    # one) may be hoisted with this one, and then the op's result stays a view too.
-    return any(isinstance(flow.value_of(operand), Dense) for operand in operands)
+    return isinstance(node, cst.Call) and _indexes_a_gather(flow, node)
 
 
 # Ops whose `index` tensor has the shape of their output (gather, take_along_dim) or of their
@@ -151,28 +133,6 @@ def _indexes_a_gather(flow: FunctionFlow, call: cst.Call) -> bool:
     if index is None and len(positional) > position:
         index = positional[position].value
     return index is not None and isinstance(flow.value_of(index), Derived)
-
-
-def _is_elementwise_call(facts: ModuleFacts, call: cst.Call) -> bool:
-    """An elementwise op of the table, or `torch.min(a, b)`/`a.max(b)` given a second tensor
-    rather than a dim (an int literal or a `dim=`)."""
-    qualified = facts.imports.resolve(call.func)
-    if qualified is not None:
-        name = qualified.removeprefix("torch.")
-        if qualified in torch_ops.ELEMENTWISE_FUNCTIONS:
-            return True
-        positional = [a for a in call.args if a.keyword is None and not a.star]
-        return qualified == f"torch.{name}" and name in torch_ops.DIM_REQUIRED_FOR_TUPLE and (
-            len(positional) == 2 == len(call.args) and not isinstance(positional[1].value, cst.Integer)
-        )
-    if not isinstance(call.func, cst.Attribute):
-        return False
-    name = call.func.attr.value
-    if name in torch_ops.ELEMENTWISE_METHODS:
-        return True
-    return name in torch_ops.DIM_REQUIRED_FOR_TUPLE and len(call.args) == 1 and (
-        call.args[0].keyword is None and not isinstance(call.args[0].value, cst.Integer)
-    )
 
 
 def passes_strides(facts: ModuleFacts, launch: cst.Call, tensor: cst.BaseExpression) -> bool:

@@ -279,6 +279,13 @@ def _counts_and_routes(draw: Draw) -> tuple[torch.Tensor, torch.Tensor, int]:
     return counts, torch.arange(slots).flip(0).to(torch.int32), extra
 
 
+def _table_and_columns(draw: Draw) -> tuple[torch.Tensor, torch.Tensor, int]:
+    """A (rows, cols) table, valid column indices to pick (a reversal), and rows."""
+    table = draw_tensor(draw, shape=[None, None])
+    rows, cols = table.shape
+    return table, torch.arange(cols).flip(0), rows
+
+
 def _scores_and_keep(draw: Draw) -> tuple[torch.Tensor, torch.Tensor]:
     """(batch, heads, keys) scores and a (batch, keys) bool mask."""
     scores = draw_tensor(draw, shape=[None, None, None], dtypes=(torch.float32,))
@@ -303,7 +310,7 @@ SPECS: dict[str, Spec] = {
     "SL201/torch_max_of_two_tensors_is_elementwise": Spec(
         (Call("floor_at", rows(2, lambda draw: draw_tensor(draw, 0, 1), runtime_dim_first=True)),)
     ),
-    "SL201/cast_then_combined_with_a_full_size_tensor": Spec(
+    "SL201/cast_used_as_a_scatter_index_is_output_sized": Spec(
         tuple(Call(name, arguments(lambda draw: (draw_tensor(draw, shape=[]), draw_tensor(draw, 0, 3))))
               for name in ("clamp_timesteps", "scaled_timesteps"))
         + (Call("routed_counts", arguments(_counts_and_routes)),)
@@ -312,9 +319,9 @@ SPECS: dict[str, Spec] = {
         tuple(Call(name, arguments(_scores_and_keep)) for name in ("naive_keep_scores", "keep_scores"))
     ),
     "SL301/copies_that_are_output_sized": Spec(
-        tuple(Call(name, arguments(lambda draw: (draw_tensor(draw, 1, 1, dtypes=(torch.float32,)),
-                                                 draw_size(draw))))
-              for name in ("weighted", "scaled"))
+        (Call("scaled", arguments(lambda draw: (draw_tensor(draw, 1, 1, dtypes=(torch.float32,)),
+                                                draw_size(draw)))),
+         Call("picked", arguments(_table_and_columns)))
     ),  # fmt: skip
     "SL201/rotary_casts_to_the_dtype_it_has": Spec(
         (Call("rotary_angles_half", arguments(lambda draw: (
