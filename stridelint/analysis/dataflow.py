@@ -980,16 +980,16 @@ def _looks_like_tensor_receiver(receiver: cst.BaseExpression, call: cst.Call) ->
     )
 
 
-# Names that say they count something (`num_experts`, `n_heads`, `token_count`).
-_COUNT_NAME = re.compile(r"(?:num|n)_\w+|\w+_(?:num|count)")
-
-
 def _uniform_update(method: str, arguments: list[tuple[cst.Arg, Value]]) -> bool:
     """An in-place elementwise op with number arguments (`t.mul_(2)`, `t.clamp_(min=0)`): every
     position changes alike, so a copy of a broadcast still repeats its values."""
     return method.removesuffix("_") in torch_ops.ELEMENTWISE_METHODS and all(
         isinstance(value, Scalar) or _is_scalar_literal(arg.value) for arg, value in arguments
     )
+
+
+# Names that say they count something (`num_experts`, `n_heads`, `token_count`).
+_COUNT_NAME = re.compile(r"(?:num|n)_\w+|\w+_(?:num|count)")
 
 
 def _spells_one_number(node: cst.BaseExpression, number_names: frozenset[str]) -> bool:

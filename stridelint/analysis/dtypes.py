@@ -220,7 +220,7 @@ def _moves_device_only(call: cst.Call) -> bool:
     """`x.cuda()`, `x.cpu()`, or `x.to(...)` given only devices (`y.device`, `"cuda"`, a name
     ending in `device`) and flags: the dtype stays."""
     func = call.func
-    if not isinstance(func, cst.Attribute) or isinstance(func.value, cst.Name) and func.value.value == "torch":
+    if not isinstance(func, cst.Attribute):
         return False
     if func.attr.value in torch_ops.DEVICE_METHODS:
         return True
