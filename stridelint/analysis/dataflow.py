@@ -292,8 +292,9 @@ class FunctionFlow:
             if self._resolves_to(rhs, torch_ops.BROADCAST_TUPLE_FUNCTIONS):
                 source = self.facts.imports.resolve(rhs.func)  # type: ignore[attr-defined]
                 evidence = Evidence(f"it comes from `{source}`", self.facts.position(rhs))
+                grid = source == "torch.meshgrid" and self._meshes_index_vectors(rhs)  # type: ignore[arg-type]
                 for element in elements:
-                    self._bind(element, Broadcast(State.DEFINITE, (evidence,), local=True))
+                    self._bind(element, Broadcast(State.DEFINITE, (evidence,), local=True, grid=grid))
             elif isinstance(rhs, (cst.Tuple, cst.List)) and len(rhs.elements) == len(elements):
                 for element, source in zip(elements, rhs.elements):
                     self._bind(element, self._values.get(source.value))
@@ -302,6 +303,26 @@ class FunctionFlow:
                     self._bind(element, None)
         else:
             self._bind(target, value)
+
+    def _joins_positions(self, call: cst.Call) -> bool:
+        """`torch.cat([grid_x[..., None], grid_y[..., None]], -1)`: a join of coordinate grids
+        or index vectors only is coordinates too."""
+        joined = call.args[0].value if call.args and call.args[0].keyword is None else None
+        if not isinstance(joined, (cst.List, cst.Tuple)) or not joined.elements:
+            return False
+        values = [self._values.get(element.value) for element in joined.elements]
+        return all(
+            isinstance(v, Dense) and v.index or isinstance(v, Broadcast) and v.grid for v in values
+        )
+
+    def _meshes_index_vectors(self, call: cst.Call) -> bool:
+        """`torch.meshgrid(torch.arange(h), torch.linspace(0, 1, w))` (or of a list of them):
+        a coordinate grid, whose materializations are position grids (size-aware findings)."""
+        inputs = [a.value for a in call.args if a.keyword is None]
+        if len(inputs) == 1 and isinstance(inputs[0], (cst.List, cst.Tuple)):
+            inputs = [e.value for e in inputs[0].elements]
+        values = [self._values.get(node) for node in inputs]
+        return bool(values) and all(isinstance(v, Dense) and v.index for v in values)
 
     def _bind(self, target: cst.BaseExpression, value: Value) -> None:
         if isinstance(target, cst.Name):
@@ -634,6 +655,7 @@ class FunctionFlow:
             return Dense(
                 index=qualified in torch_ops.INDEX_FUNCTIONS
                 or qualified == "torch.tensor" and _literal_numbers(node)
+                or qualified in torch_ops.JOIN_FUNCTIONS and self._joins_positions(node)
             )
         if qualified in torch_ops.ELEMENTWISE_FUNCTIONS:
             operands = [(a.value, v) for a, v in arguments]

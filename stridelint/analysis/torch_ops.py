@@ -116,8 +116,9 @@ DIM_REQUIRED_FOR_TUPLE = frozenset({"max", "min"})
 
 # Functions that create a stride-0 view (semantics §0 rule 1).
 BROADCAST_FUNCTIONS = frozenset({"torch.broadcast_to"})
+# `torch.meshgrid` expands each 1-D input along the others' dims: stride-0 views too.
 BROADCAST_TUPLE_FUNCTIONS = frozenset(
-    {"torch.broadcast_tensors", "torch.distributions.utils.broadcast_all"}
+    {"torch.broadcast_tensors", "torch.distributions.utils.broadcast_all", "torch.meshgrid"}
 )
 STRIDED_FUNCTIONS = frozenset({"torch.as_strided", "torch.empty_strided"})
 # einops functions run by their pattern (analysis/einops_patterns.py): `repeat` expands each

@@ -140,7 +140,10 @@ def test_broadcast_tuple_functions_return_stride_0_views_of_their_inputs(name: s
     module, _, attribute = name.rpartition(".")
     function = getattr(eval(module, {"torch": torch}) if module != "torch" else torch, attribute)
     row, column = torch.arange(3.0), torch.arange(4.0).unsqueeze(1)
-    a, b = function(row, column)
+    if name == "torch.meshgrid":  # 1-D inputs, one output dim each
+        b, a = function(column.squeeze(1), row, indexing="ij")
+    else:
+        a, b = function(row, column)
     assert a.shape == b.shape == (4, 3)
     assert a.stride() == (0, 1) and b.stride() == (1, 0)
     assert shares_storage(a, row) and shares_storage(b, column)

@@ -323,6 +323,11 @@ SPECS: dict[str, Spec] = {
                                                 draw_size(draw)))),
          Call("picked", arguments(_table_and_columns)))
     ),  # fmt: skip
+    "SL201/meshgrid_anchors_are_a_position_grid": Spec(
+        (Call("anchors", arguments(lambda draw: (
+            draw_size(draw), draw_size(draw), draw_size(draw), 0.5 + draw_size(draw)
+        ))),)
+    ),  # fmt: skip
     "SL201/rotary_casts_to_the_dtype_it_has": Spec(
         (Call("rotary_angles_half", arguments(lambda draw: (
             draw_tensor(draw, shape=[None, None], dtypes=(torch.float32,)),
