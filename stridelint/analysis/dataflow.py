@@ -292,9 +292,13 @@ class FunctionFlow:
             if self._resolves_to(rhs, torch_ops.BROADCAST_TUPLE_FUNCTIONS):
                 source = self.facts.imports.resolve(rhs.func)  # type: ignore[attr-defined]
                 evidence = Evidence(f"it comes from `{source}`", self.facts.position(rhs))
-                grid = source == "torch.meshgrid" and self._meshes_index_vectors(rhs)  # type: ignore[arg-type]
+                meshgrid = source == "torch.meshgrid"
+                grid = meshgrid and self._meshes_index_vectors(rhs)  # type: ignore[arg-type]
                 for element in elements:
-                    self._bind(element, Broadcast(State.DEFINITE, (evidence,), local=True, grid=grid))
+                    # A meshgrid of other vectors stays unknown: its outputs vary along
+                    # different dims (`x <= y` is a whole mask), which the values do not record.
+                    value = Broadcast(State.DEFINITE, (evidence,), local=True, grid=grid)
+                    self._bind(element, None if meshgrid and not grid else value)
             elif isinstance(rhs, (cst.Tuple, cst.List)) and len(rhs.elements) == len(elements):
                 for element, source in zip(elements, rhs.elements):
                     self._bind(element, self._values.get(source.value))

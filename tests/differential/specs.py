@@ -326,7 +326,8 @@ SPECS: dict[str, Spec] = {
     "SL201/meshgrid_anchors_are_a_position_grid": Spec(
         (Call("anchors", arguments(lambda draw: (
             draw_size(draw), draw_size(draw), draw_size(draw), 0.5 + draw_size(draw)
-        ))),)
+        ))),
+         Call("block_causal_mask", arguments(lambda draw: (draw_tensor(draw, 1, 1),))))
     ),  # fmt: skip
     "SL201/rotary_casts_to_the_dtype_it_has": Spec(
         (Call("rotary_angles_half", arguments(lambda draw: (
