@@ -98,15 +98,12 @@ def is_joined(facts: ModuleFacts, use: Use) -> bool:
     )
 
 
-def is_output_sized(facts: ModuleFacts, flow: FunctionFlow, use: Use) -> bool:
+def is_output_sized(flow: FunctionFlow, use: Use) -> bool:
     """Whether the use costs as much as materializing `t` whatever `t`'s layout, so that
     materializing it first costs at most one more buffer of that size: `t` as the index of a
     gather or scatter has the shape of what the op writes or reads. (An elementwise op that
     also reads a dense tensor is not enough: the tensor may be a 0-d `torch.tensor(1.0)`.)"""
-    node = use.node
-    if isinstance(node, cst.Arg):
-        node = facts.parents.get(node)
-    return isinstance(node, cst.Call) and _indexes_a_gather(flow, node)
+    return isinstance(use.node, cst.Call) and _indexes_a_gather(flow, use.node)
 
 
 # Ops whose `index` tensor has the shape of their output (gather, take_along_dim) or of their

@@ -46,10 +46,10 @@ def reported(
     return value.state is State.DEFINITE or value.local or facts.in_scope(flow.func, scope)
 
 
-def output_sized(facts: ModuleFacts, flow: FunctionFlow, result_uses: list[Use]) -> str | None:
+def output_sized(flow: FunctionFlow, result_uses: list[Use]) -> str | None:
     """A low-severity reason when every use of a materialized broadcast costs as much as the
     materialization (uses.is_output_sized), else None."""
-    if result_uses and all(uses.is_output_sized(facts, flow, use) for use in result_uses):
+    if result_uses and all(uses.is_output_sized(flow, use) for use in result_uses):
         return "output-sized: the next op reads or writes that many elements anyway"
     return None
 

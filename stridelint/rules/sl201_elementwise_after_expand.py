@@ -137,7 +137,7 @@ class ElementwiseAfterExpand(Rule):
                 yield common.finding(
                     self.code, facts, sink.node, sink.statement, message, value,
                     _fix(facts, sink, result_uses),
-                    low=common.output_sized(facts, flow, result_uses),
+                    low=common.output_sized(flow, result_uses),
                 )
 
 

@@ -119,7 +119,7 @@ class CopyOfBroadcast(Rule):
                 )
                 yield common.finding(
                     self.code, facts, sink.node, sink.statement, message, value, fix,
-                    low=common.output_sized(facts, flow, result_uses),
+                    low=common.output_sized(flow, result_uses),
                 )
             for op in flow.layout_ops.values():
                 if not common.reported(facts, flow, op.value, ctx.scope):
@@ -160,7 +160,7 @@ class CopyOfBroadcast(Rule):
         )
         return common.finding(
             self.code, facts, op.call, op.statement, message, value,
-            low=common.output_sized(facts, flow, result_uses),
+            low=common.output_sized(flow, result_uses),
         )
 
 
