@@ -474,8 +474,9 @@ class FunctionFlow:
                     isinstance(index_value, Scalar)
                 ):
                     basic = False
-                if isinstance(inner.value, cst.Name) and isinstance(
-                    index_value, (Broadcast, Dense, Derived)
+                if isinstance(inner.value, cst.Name) and (
+                    isinstance(index_value, (Broadcast, Dense, Derived))
+                    or index_value is None and _MASK_NAME.search(inner.value.value.lower())
                 ):
                     basic = False  # indexing with a tensor gathers: a copy
             else:
@@ -894,6 +895,11 @@ _INDEX_NAME = re.compile(
 )
 
 
+# A name that holds a boolean mask (`valid`, `keep`, `attn_mask`, `is_pad`): `x[valid]` gathers
+# the kept elements into a fresh dense tensor (semantics §1.1), it is no view.
+_MASK_NAME = re.compile(r"(?:^|_)(?:mask|masks|valid|keep|kept|inside|selected)$|^is_")
+
+
 def _names_index_metadata(name: str | None) -> bool:
     return name is not None and _INDEX_NAME.search(name.lower()) is not None
 
@@ -1014,8 +1020,9 @@ def _uniform_update(method: str, arguments: list[tuple[cst.Arg, Value]]) -> bool
     )
 
 
-# Names that say they count something (`num_experts`, `n_heads`, `token_count`).
-_COUNT_NAME = re.compile(r"(?:num|n)_\w+|\w+_(?:num|count)")
+# Names that say they count or measure something (`num_experts`, `n_heads`, `token_count`,
+# `batch`, `bsz`, `batch_size`, `seq_len`): by convention one number, never a shape.
+_COUNT_NAME = re.compile(r"(?:num|n)_\w+|\w+_(?:num|count|size|len|length)|batch|bsz|seqlen")
 
 
 def _spells_one_number(node: cst.BaseExpression, number_names: frozenset[str]) -> bool:

@@ -94,7 +94,12 @@ def test_boolean_mask_indexing_of_a_broadcast_gathers_only_the_selected_elements
 
 
 def test_an_index_of_unknown_kind_may_be_an_integer_so_stays_a_view():
-    assert isinstance(flow("e = x.expand(n, 64)\ny = e[mask]\n").env["y"], Broadcast)
+    assert isinstance(flow("e = x.expand(n, 64)\ny = e[k]\n").env["y"], Broadcast)
+
+
+def test_an_unknown_index_named_as_a_mask_gathers():
+    """`e[mask]`: a name spelled as a mask holds a bool tensor, and indexing by one copies."""
+    assert isinstance(flow("e = x.expand(n, 64)\ny = e[mask]\n").env["y"], Dense)
 
 
 def test_a_gather_by_a_broadcast_mask_is_dense():

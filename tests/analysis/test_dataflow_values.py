@@ -8,7 +8,7 @@ import libcst as cst
 import pytest
 
 from stridelint.analysis.module import ModuleFacts
-from stridelint.analysis.values import Broadcast, State
+from stridelint.analysis.values import Broadcast, Dense, State
 from stridelint.source import decode
 
 
@@ -183,3 +183,33 @@ def test_other_dense_tensors_expand_to_ordinary_broadcasts(body):
 def test_tensors_named_as_ids_or_lengths_expand_to_grids(body, name, grid):
     value = value_of(body, name)
     assert isinstance(value, Broadcast) and value.grid is grid
+
+
+@pytest.mark.parametrize("name", ["batch", "bsz", "batch_size", "seq_len", "kv_length", "seqlen"])
+def test_a_name_that_says_it_measures_is_one_number(name):
+    from tests.analysis.parsed import facts_of, flow_of, node
+
+    facts = facts_of(f"def f(x, {name}):\n    return x.expand({name})\n")
+    value = flow_of(facts, "f").value_of(node(facts, f"x.expand({name})", cst.Call))
+    assert isinstance(value, Broadcast) and value.small
+
+
+@pytest.mark.parametrize("name", ["sizes", "shape", "dims", "lens"])
+def test_other_parameter_names_may_hold_a_shape(name):
+    from tests.analysis.parsed import facts_of, flow_of, node
+
+    facts = facts_of(f"def f(x, {name}):\n    return x.expand({name})\n")
+    value = flow_of(facts, "f").value_of(node(facts, f"x.expand({name})", cst.Call))
+    assert isinstance(value, Broadcast) and not value.small
+
+
+@pytest.mark.parametrize("index", ["valid", "keep", "attn_mask", "is_pad", "row_valid"])
+def test_indexing_with_a_name_that_holds_a_mask_gathers_a_dense_copy(index):
+    value = value_of(f"g = x.expand(n, -1)\ny = g[{index}]\n")
+    assert value == Dense()
+
+
+@pytest.mark.parametrize("index", ["i", "n", "row", "masks_seen"])
+def test_indexing_with_other_unknown_names_may_keep_the_view(index):
+    value = value_of(f"g = x.expand(n, -1)\ny = g[{index}]\n")
+    assert isinstance(value, Broadcast)

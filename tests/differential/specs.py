@@ -286,6 +286,14 @@ def _table_and_columns(draw: Draw) -> tuple[torch.Tensor, torch.Tensor, int]:
     return table, torch.arange(cols).flip(0), rows
 
 
+def _scan_and_row(draw: Draw) -> tuple[torch.Tensor, torch.Tensor, int, int]:
+    """(height, width) ranges, a (width,) azimuth vector, height, and a row in range."""
+    ranges = draw_tensor(draw, shape=[1 + draw_size(draw), None], dtypes=(torch.float32,))
+    height, width = ranges.shape
+    azimuth = draw_tensor(draw, shape=[width], dtypes=(torch.float32,))
+    return ranges, azimuth, height, draw(st.integers(0, height - 1))
+
+
 def _scores_and_keep(draw: Draw) -> tuple[torch.Tensor, torch.Tensor]:
     """(batch, heads, keys) scores and a (batch, keys) bool mask."""
     scores = draw_tensor(draw, shape=[None, None, None], dtypes=(torch.float32,))
@@ -329,6 +337,9 @@ SPECS: dict[str, Spec] = {
         ))),
          Call("block_causal_mask", arguments(lambda draw: (draw_tensor(draw, 1, 1),))))
     ),  # fmt: skip
+    "SL201/mask_gather_of_an_expand_is_dense": Spec(
+        (Call("scan_to_points_by_row", arguments(_scan_and_row)),)
+    ),
     "SL201/rotary_casts_to_the_dtype_it_has": Spec(
         (Call("rotary_angles_half", arguments(lambda draw: (
             draw_tensor(draw, shape=[None, None], dtypes=(torch.float32,)),
