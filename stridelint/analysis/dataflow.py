@@ -739,9 +739,9 @@ class FunctionFlow:
             return False
         repeats = 1
         for dim in dims.candidates:
-            if not dims.sizes[dim].isdigit():
+            if dims.decimal(dim) is None:
                 return False
-            repeats *= int(dims.sizes[dim])
+            repeats *= dims.decimal(dim)
         return repeats <= FEW_REPEATS
 
     def _is_one_number(self, node: cst.BaseExpression) -> bool:
