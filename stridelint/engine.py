@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import concurrent.futures
+import contextlib
 import dataclasses
 import functools
 import gc
@@ -32,7 +33,7 @@ from stridelint.source import SourceError, SourceText, apply_edits, decode
 from stridelint.suppression import may_name_a_code, may_skip_file, read_suppressions
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from stridelint.config import Config
     from stridelint.rules.base import Rule
@@ -141,6 +142,13 @@ def _lint_parsed(
     position and offset) with LibCST once and run the broadcast rules on it; the flag says
     the result is a syntax error. A syntax error is reported for the file's own text; for a
     reduction the answer is None (check it whole)."""
+    with _collector_paused():
+        return _lint_parsed_now(source, text, enabled, config, path)
+
+
+def _lint_parsed_now(
+    source: SourceText, text: str, enabled: list[type[Rule]], config: Config, path: Path | None
+) -> tuple[LintResult, bool] | None:
     # Only files that can have findings pay for importing LibCST and the analysis.
     import libcst as cst
 
@@ -233,20 +241,29 @@ def _without_unfixable_fix(finding: Finding, config: Config) -> Finding:
     return dataclasses.replace(finding, fix=None)
 
 
-def _python_tree(source: SourceText, path: Path | None) -> ast.Module | None:
-    """The interpreter's syntax tree (its parser is native: a fraction of LibCST's cost); None
-    for a syntax error. Nesting too deep for it raises MemoryError or RecursionError. The
-    cycle collector is paused meanwhile: a syntax tree holds no cycles, and the collector
-    would walk its nodes again and again as they are made (a fifth of the parse)."""
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cycle collector paused while a file's trees are built and read: syntax trees
+    hold no cycles, and the collector would walk their nodes again and again as they are
+    made (a fifth of the interpreter's parse, a sixth of LibCST's and its analysis). What
+    the analysis leaves in cycles is one file's, collected after."""
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return compile(source.text, str(path or "<stdin>"), "exec", ast.PyCF_ONLY_AST)
-    except (SyntaxError, ValueError):
-        return None
+        yield
     finally:
         if collecting:
             gc.enable()
+
+
+def _python_tree(source: SourceText, path: Path | None) -> ast.Module | None:
+    """The interpreter's syntax tree (its parser is native: a fraction of LibCST's cost); None
+    for a syntax error. Nesting too deep for it raises MemoryError or RecursionError."""
+    with _collector_paused():
+        try:
+            return compile(source.text, str(path or "<stdin>"), "exec", ast.PyCF_ONLY_AST)
+        except (SyntaxError, ValueError):
+            return None
 
 
 def _compiles(source: SourceText) -> bool:
