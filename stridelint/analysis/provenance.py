@@ -201,7 +201,8 @@ def expanded_dims(
             return None
         inserted.add(dim % count)
     broadcast = frozenset(d for d in inserted if d not in kept and d not in unit)
-    dims = ExpandedDims(tuple(sizes), broadcast, frozenset(kept - broadcast), frozenset(unit), facts)
+    kept_dims = frozenset(kept - broadcast)
+    dims = ExpandedDims(tuple(sizes), broadcast, kept_dims, frozenset(unit), facts)
     if not broadcast and len(dims.candidates) == 1:
         # `row.expand(n, -1)`: the expand broadcasts something, and only dim 0 can be it
         dims = ExpandedDims(dims.nodes, dims.candidates, dims.kept, dims.unit, facts)
