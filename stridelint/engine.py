@@ -16,6 +16,7 @@ import contextlib
 import dataclasses
 import functools
 import gc
+import multiprocessing
 import os
 import stat
 import symtable
@@ -490,13 +491,37 @@ def run_files(
         reports = map(work, (files[i] for i in todo))
         done.update((i, _ticked(report, on_checked)) for i, report in zip(todo, reports))
     else:
-        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+        with _ready_to_fork(), concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
             chunks = max(1, min(16, len(todo) // (4 * jobs)))
             reports = pool.map(work, (files[i] for i in todo), chunksize=chunks)
             done.update((i, _ticked(report, on_checked)) for i, report in zip(todo, reports))
     if cache and todo:
         _remember(cache, index, files, stamps, done)
     return [report for position in range(len(files)) for report in done[position]]
+
+
+@contextlib.contextmanager
+def _ready_to_fork() -> Iterator[None]:
+    """Where the workers start by forking this process, what they share is made ready here
+    once: LibCST and the analysis imported (each worker would import them itself, 0.12 s
+    CPU, with its first file that needs them; a run big enough for a pool has such files),
+    and every object so far frozen out of the cycle collector's reach (a worker's collector
+    would walk all it inherits again and again). Elsewhere (spawn, forkserver) a worker
+    starts afresh, and this would only add."""
+    forking = multiprocessing.get_start_method() == "fork"
+    if forking:
+        import libcst  # noqa: F401  # what _lint_parsed_now imports (the context: the analysis)
+
+        import stridelint.context  # noqa: F401
+        import stridelint.rules.base  # noqa: F401
+        import stridelint.transforms.style  # noqa: F401
+
+        gc.freeze()
+    try:
+        yield
+    finally:
+        if forking:
+            gc.unfreeze()
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
