@@ -142,9 +142,17 @@ def _lint_parsed(
     """Parse `text` (the file's own, or the screen's reduction of it, which keeps every
     position and offset) with LibCST once and run the broadcast rules on it; the flag says
     the result is a syntax error. A syntax error is reported for the file's own text; for a
-    reduction the answer is None (check it whole)."""
-    with _collector_paused():
+    reduction the answer is None (check it whole). The cycle collector is paused meanwhile,
+    as for the interpreter's tree (_python_tree): a sixth of LibCST's parse and the analysis;
+    what the analysis leaves in cycles is one file's, collected after. (Not a context
+    manager: its generator, made with the collector on, would start a collection.)"""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
         return _lint_parsed_now(source, text, enabled, config, path)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _lint_parsed_now(
@@ -242,29 +250,20 @@ def _without_unfixable_fix(finding: Finding, config: Config) -> Finding:
     return dataclasses.replace(finding, fix=None)
 
 
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cycle collector paused while a file's trees are built and read: syntax trees
-    hold no cycles, and the collector would walk their nodes again and again as they are
-    made (a fifth of the interpreter's parse, a sixth of LibCST's and its analysis). What
-    the analysis leaves in cycles is one file's, collected after."""
+def _python_tree(source: SourceText, path: Path | None) -> ast.Module | None:
+    """The interpreter's syntax tree (its parser is native: a fraction of LibCST's cost); None
+    for a syntax error. Nesting too deep for it raises MemoryError or RecursionError. The
+    cycle collector is paused meanwhile: a syntax tree holds no cycles, and the collector
+    would walk its nodes again and again as they are made (a fifth of the parse)."""
     collecting = gc.isenabled()
     gc.disable()
     try:
-        yield
+        return compile(source.text, str(path or "<stdin>"), "exec", ast.PyCF_ONLY_AST)
+    except (SyntaxError, ValueError):
+        return None
     finally:
         if collecting:
             gc.enable()
-
-
-def _python_tree(source: SourceText, path: Path | None) -> ast.Module | None:
-    """The interpreter's syntax tree (its parser is native: a fraction of LibCST's cost); None
-    for a syntax error. Nesting too deep for it raises MemoryError or RecursionError."""
-    with _collector_paused():
-        try:
-            return compile(source.text, str(path or "<stdin>"), "exec", ast.PyCF_ONLY_AST)
-        except (SyntaxError, ValueError):
-            return None
 
 
 def _compiles(source: SourceText) -> bool:
