@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import ast
 import concurrent.futures
+import contextlib
 import dataclasses
 import functools
 import gc
+import multiprocessing
 import os
 import stat
 import symtable
@@ -32,7 +34,7 @@ from stridelint.source import SourceError, SourceText, apply_edits, decode
 from stridelint.suppression import may_name_a_code, may_skip_file, read_suppressions
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     from stridelint.config import Config
     from stridelint.rules.base import Rule
@@ -140,7 +142,22 @@ def _lint_parsed(
     """Parse `text` (the file's own, or the screen's reduction of it, which keeps every
     position and offset) with LibCST once and run the broadcast rules on it; the flag says
     the result is a syntax error. A syntax error is reported for the file's own text; for a
-    reduction the answer is None (check it whole)."""
+    reduction the answer is None (check it whole). The cycle collector is paused meanwhile,
+    as for the interpreter's tree (_python_tree): a sixth of LibCST's parse and the analysis;
+    what the analysis leaves in cycles is one file's, collected after. (Not a context
+    manager: its generator, made with the collector on, would start a collection.)"""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _lint_parsed_now(source, text, enabled, config, path)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _lint_parsed_now(
+    source: SourceText, text: str, enabled: list[type[Rule]], config: Config, path: Path | None
+) -> tuple[LintResult, bool] | None:
     # Only files that can have findings pay for importing LibCST and the analysis.
     import libcst as cst
 
@@ -473,13 +490,37 @@ def run_files(
         reports = map(work, (files[i] for i in todo))
         done.update((i, _ticked(report, on_checked)) for i, report in zip(todo, reports))
     else:
-        with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+        with _ready_to_fork(), concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
             chunks = max(1, min(16, len(todo) // (4 * jobs)))
             reports = pool.map(work, (files[i] for i in todo), chunksize=chunks)
             done.update((i, _ticked(report, on_checked)) for i, report in zip(todo, reports))
     if cache and todo:
         _remember(cache, index, files, stamps, done)
     return [report for position in range(len(files)) for report in done[position]]
+
+
+@contextlib.contextmanager
+def _ready_to_fork() -> Iterator[None]:
+    """Where the workers start by forking this process, what they share is made ready here
+    once: LibCST and the analysis imported (each worker would import them itself, 0.12 s
+    CPU, with its first file that needs them; a run big enough for a pool has such files),
+    and every object so far frozen out of the cycle collector's reach (a worker's collector
+    would walk all it inherits again and again). Elsewhere (spawn, forkserver) a worker
+    starts afresh, and this would only add."""
+    forking = multiprocessing.get_start_method() == "fork"
+    if forking:
+        import libcst  # noqa: F401  # what _lint_parsed_now imports (the context: the analysis)
+
+        import stridelint.context  # noqa: F401
+        import stridelint.rules.base  # noqa: F401
+        import stridelint.transforms.style  # noqa: F401
+
+        gc.freeze()
+    try:
+        yield
+    finally:
+        if forking:
+            gc.unfreeze()
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:

@@ -29,6 +29,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from stridelint.analysis import torch_ops  # tables only: no LibCST import
+from stridelint.analysis.stride_text import reads_stride_attribute
 
 # The analysis's own stride-0 sources, by their last name: a name containing one (an alias,
 # `import torch.broadcast_to`, `x.expand_as`) keeps the file.
@@ -41,10 +42,6 @@ _SOURCE_WORDS = frozenset(
 
 # What a trigger spells in the text, as a name or in a string (any case).
 _WORDS = tuple(sorted(_SOURCE_WORDS | {"broadcast"}))
-# A stride comparison reads `.stride(...)`: the attribute, exactly (whitespace, a
-# backslash-newline or a comment may stand after the dot); the word alone is in every Triton
-# kernel's parameters (`stride_xm`).
-_STRIDE_ATTRIBUTE = re.compile(r"\.(?:[ \t\f\r\n\\]|#[^\r\n]*[\r\n])*stride")
 # Strings and comments as the tokenizer of Python 3.11 reads them (prefixes need no care: a
 # string starts at its quote); `\\(?:\r\n|.)` is an escape or a backslash-newline.
 _STRING_OR_COMMENT = re.compile(
@@ -76,7 +73,7 @@ def may_have_findings_text(text: str, broadcast_hints: Iterable[str] = ()) -> bo
     read = text if text.isascii() else unicodedata.normalize("NFKC", text)
     if read is not text and _spells(read, hints):
         return True
-    if _STRIDE_ATTRIBUTE.search(read):
+    if reads_stride_attribute(read):
         return True
     if "\\" not in text and "#" not in text and text.count('"') + text.count("'") < 4:
         return False

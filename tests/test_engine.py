@@ -148,3 +148,19 @@ def test_an_unfixable_rule_keeps_its_finding_and_loses_its_fix(tmp_path):
     assert report.fixed_count == 0 and path.read_text() == FIXABLE
     fixable = Config(root=tmp_path, source=None, fixable=("SL2",))
     assert check_file(path, fixable, FixMode()).findings[0].fix is None
+
+
+def test_a_pooled_run_gives_the_serial_reports_and_leaves_the_collector_as_it_was(tmp_path, config):
+    """Before forking its workers the engine freezes what exists out of the cycle collector's
+    reach (engine._ready_to_fork): the reports are the serial run's, and nothing stays
+    frozen after."""
+    import gc
+
+    for number in range(20):  # 20 >= 8 * 2: two jobs take the process pool
+        (tmp_path / f"m{number:02}.py").write_text(FIXABLE if number % 3 == 0 else "x = 1\n")
+    files = sorted(tmp_path.glob("*.py"))
+    serial = engine.run_files(files, config, FixMode(), jobs=1, cache=None)
+    pooled = engine.run_files(files, config, FixMode(), jobs=2, cache=None)
+    assert [(r.path, r.findings) for r in pooled] == [(r.path, r.findings) for r in serial]
+    assert sum(len(r.findings) for r in pooled) == 7
+    assert gc.get_freeze_count() == 0

@@ -143,3 +143,20 @@ def test_an_annotated_assignment_with_a_broadcast_dim_gives_the_full_path_output
     config = load_config(tmp_path, isolated=True)
     assert lint_text(decode(text.encode()), config, path, prefilter=False).findings
     _same_output(text.encode(), config, path)
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_cycle_collector_is_as_it_was_after_a_file(tmp_path, enabled):
+    """The engine pauses the collector while it builds and reads a file's trees (LibCST's
+    too); it must run again after, also when the file is a syntax error."""
+    import gc
+
+    config = load_config(tmp_path, isolated=True)
+    texts = ["import torch\n\ndef f(x):\n    return x.expand(4, 8).sum()\n", "def f(:\n  x.expand(\n"]
+    try:
+        (gc.enable if enabled else gc.disable)()
+        for text in texts:
+            lint_text(decode(text.encode()), config, tmp_path / "f.py")
+            assert gc.isenabled() is enabled
+    finally:
+        gc.enable()

@@ -25,6 +25,7 @@ from stridelint.analysis.bindings import assigned_name
 from stridelint.analysis.dtypes import names_integer_dtype
 from stridelint.analysis.literals import literal_int
 from stridelint.analysis.names import dotted
+from stridelint.analysis.node_evidence import NodeEvidence
 from stridelint.analysis.purity import writes_in_place
 from stridelint.analysis.strides import is_stride_call
 from stridelint.analysis.tree import descendants
@@ -699,8 +700,7 @@ class FunctionFlow:
     def _broadcast_source(
         self, node: cst.Call, receiver_node: cst.BaseExpression, receiver: Value
     ) -> Broadcast:
-        code = self.facts.snippet(node)
-        evidence = (Evidence(f"`{code}` makes a stride-0 view", self.facts.position(node)),)
+        evidence = (NodeEvidence(self.facts, node, "`{}` makes a stride-0 view"),)
         if isinstance(receiver, Broadcast):
             evidence = evidence + receiver.evidence
         small = (self._expands_to_one_dim(node) or self._repeats_a_few_times(node)) and (
@@ -740,9 +740,9 @@ class FunctionFlow:
             return False
         repeats = 1
         for dim in dims.candidates:
-            if not dims.sizes[dim].isdigit():
+            if dims.decimal(dim) is None:
                 return False
-            repeats *= int(dims.sizes[dim])
+            repeats *= dims.decimal(dim)
         return repeats <= FEW_REPEATS
 
     def _is_one_number(self, node: cst.BaseExpression) -> bool:

@@ -152,8 +152,7 @@ def stride_check_evidence(
     """Tensors whose strides the code compares with 0 anywhere in the body (`assert`, `if`,
     a keyword flag `BROADCAST=(s == 0)`): `x.stride(d) == 0`, `s[0] == 0`, `s_r == 0` for
     names bound to strides directly or by a stride helper (strides.py)."""
-    aliases = stride_aliases(func, helper_of)
-    found = {}
+    compared = []  # (comparison, the side compared with 0)
     for comparison in descendants(func.body, cst.Comparison):
         if len(comparison.comparisons) != 1:
             continue
@@ -162,11 +161,15 @@ def stride_check_evidence(
             continue
         left, right = comparison.left, target.comparator
         if _is_zero(right):
-            tensor = stride_owner(left, aliases)
+            compared.append((comparison, left))
         elif _is_zero(left):
-            tensor = stride_owner(right, aliases)
-        else:
-            tensor = None
+            compared.append((comparison, right))
+    if not compared:
+        return {}  # most functions: no second walk for the names bound to strides
+    aliases = stride_aliases(func, helper_of)
+    found = {}
+    for comparison, side in compared:
+        tensor = stride_owner(side, aliases)
         if tensor and tensor not in found:
             found[tensor] = Evidence(
                 f"the code checks whether a stride of `{tensor}` is 0", position_of(comparison)

@@ -18,6 +18,7 @@ from stridelint.analysis import evidence as param_evidence
 from stridelint.analysis import torch_ops
 from stridelint.analysis.dataflow import CallSite, FunctionFlow
 from stridelint.analysis.launches import launch_parameters
+from stridelint.analysis.stride_text import reads_stride_attribute
 from stridelint.analysis.strides import StrideHelper, stride_helper
 from stridelint.analysis.tree import children
 from stridelint.analysis.names import ImportTable, dotted, iter_statements
@@ -312,7 +313,7 @@ class ModuleFacts:
 
     @cached_property
     def _mentions_strides(self) -> bool:
-        return "stride" in self.source.text
+        return reads_stride_attribute(self.source.text)
 
     def parameter_evidence(self, func: cst.FunctionDef) -> dict[str, Evidence]:
         found: dict[str, Evidence] = {}

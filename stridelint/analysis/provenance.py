@@ -10,7 +10,8 @@ the one assignment a name certainly reads.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Sequence
 
 import libcst as cst
@@ -111,15 +112,29 @@ def expand_source(
 class ExpandedDims:
     """What the code says about the dims of `x.expand(s0, s1, ...)`."""
 
-    sizes: tuple[str, ...]  # the code of each size
+    nodes: tuple[cst.BaseExpression, ...]  # each size
     broadcast: frozenset[int]  # size-1 dims inserted by `[:, None]`/`unsqueeze` and grown
     kept: frozenset[int]  # dims that keep the source's own stride (`-1`, or a `:` entry)
     unit: frozenset[int]  # dims expanded to a literal size 1
+    facts: ModuleFacts = field(compare=False, repr=False)
+
+    @cached_property
+    def sizes(self) -> tuple[str, ...]:
+        """The code of each size, read when asked: the first text of a module costs a
+        code generation (positions.py), and the dataflow asks every expand's dims."""
+        return tuple(self.facts.text_of(s) for s in self.nodes)
+
+    def decimal(self, dim: int) -> int | None:
+        """The size of `dim` when the code spells it in decimal digits (`3`, not `0x3`),
+        else None: the same as reading its code, without it (an Integer's code is its
+        value, parentheses aside; no other expression's code is all digits)."""
+        node = self.nodes[dim]
+        return int(node.value) if isinstance(node, cst.Integer) and node.value.isdigit() else None
 
     @property
     def candidates(self) -> frozenset[int]:
         """The dims the expand may make stride 0: all but the kept and the size-1 ones."""
-        return frozenset(range(len(self.sizes))) - self.kept - self.unit
+        return frozenset(range(len(self.nodes))) - self.kept - self.unit
 
 
 def expanded_dims(
@@ -155,8 +170,7 @@ def expanded_dims(
     if isinstance(source, cst.Subscript):
         kinds = [index_kind(e.slice) for e in source.slice]
         if OTHER in kinds or RANGE in kinds:
-            texts = tuple(facts.text_of(s) for s in sizes)
-            return ExpandedDims(texts, frozenset(), frozenset(kept), frozenset(unit))
+            return ExpandedDims(tuple(sizes), frozenset(), frozenset(kept), frozenset(unit), facts)
         placed = [k for k in kinds if k != INTEGER]  # an integer index removes a source dim
         if ELLIPSIS in placed:
             cut = placed.index(ELLIPSIS)
@@ -187,11 +201,11 @@ def expanded_dims(
             return None
         inserted.add(dim % count)
     broadcast = frozenset(d for d in inserted if d not in kept and d not in unit)
-    texts = tuple(facts.text_of(s) for s in sizes)
-    dims = ExpandedDims(texts, broadcast, frozenset(kept - broadcast), frozenset(unit))
+    kept_dims = frozenset(kept - broadcast)
+    dims = ExpandedDims(tuple(sizes), broadcast, kept_dims, frozenset(unit), facts)
     if not broadcast and len(dims.candidates) == 1:
         # `row.expand(n, -1)`: the expand broadcasts something, and only dim 0 can be it
-        dims = ExpandedDims(dims.sizes, dims.candidates, dims.kept, dims.unit)
+        dims = ExpandedDims(dims.nodes, dims.candidates, dims.kept, dims.unit, facts)
     return dims
 
 

@@ -86,11 +86,11 @@ def _known_dims(
     source = _spelled_shape(facts, call.func.value, at)
     if source is None or len(source) != len(dims.sizes):
         return dims
-    sizes = tuple(
-        facts.text_of(source[d]) if d in dims.kept and size == "-1" else size
-        for d, size in enumerate(dims.sizes)
+    nodes = tuple(
+        source[d] if d in dims.kept and size == "-1" else node
+        for d, (size, node) in enumerate(zip(dims.sizes, dims.nodes))
     )
-    return replace(dims, sizes=sizes)
+    return replace(dims, nodes=nodes)
 
 
 def _spelled_shape(

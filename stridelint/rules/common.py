@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterable
 
+from stridelint.analysis.node_evidence import read_now
 from stridelint.analysis.values import Broadcast, State
 from stridelint.findings import Evidence, Finding, Fix
 from stridelint.lazy import lazy_import
@@ -93,7 +94,7 @@ def finding(
         facts.source.position(start),
         facts.source.position(end),
         noqa_row(facts, node, statement),
-        value.evidence,
+        read_now(value.evidence),
         fix,
         reason is not None,
     )

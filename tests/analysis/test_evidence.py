@@ -5,10 +5,12 @@ from __future__ import annotations
 import textwrap
 
 import libcst as cst
+import pytest
 
 from stridelint.analysis import evidence
 from stridelint.analysis.strides import stride_helper
 from stridelint.findings import Position
+from tests.analysis.parsed import facts_of
 
 
 def function(code: str) -> cst.FunctionDef:
@@ -111,3 +113,18 @@ def test_annotated_assignment_with_a_broadcast_dim_is_possibly_broadcast():
     assert isinstance(module_flow.env["DENSE"], Dense)  # a known value wins over the annotation
     value = flow_of(facts, "count").loads[node(facts, "m", cst.Name, nth=1)]
     assert isinstance(value, Broadcast) and value.state is State.POSSIBLE
+
+
+@pytest.mark.parametrize(
+    "read", ["m.stride(0)", "m . stride(0)", "(m.  # the rows\n     stride(0))", "m.\\\n    stride(0)"]
+)
+def test_the_module_gate_lets_every_spelling_of_a_stride_read_through(read):
+    """ModuleFacts searches for stride comparisons only in a text with a `.stride` attribute."""
+    facts = facts_of(f"def f(m):\n    assert {read} == 0\n")
+    (func,) = facts.functions
+    assert set(facts.parameter_evidence(func)) == {"m"}
+
+
+def test_the_module_gate_skips_a_text_naming_strides_only_in_kernel_parameters():
+    facts = facts_of("def f(m, stride_m):\n    assert stride_m == 0\n")
+    assert not facts._mentions_strides

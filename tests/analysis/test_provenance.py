@@ -97,6 +97,23 @@ def test_expanded_dims_is_none_when_the_sizes_are_not_in_the_code(expand):
     assert _dims(expand) is None
 
 
+def test_expanded_dims_reads_no_code_until_its_sizes_are_asked():
+    """The dataflow asks every expand's dims; the first code read of a module costs a code
+    generation (positions.py), so the sizes' text waits for a rule that shows it."""
+    facts = facts_of("y = m[:, None].expand(b, n, s)\n")
+    dims = provenance.expanded_dims(facts, facts.module.body[0].body[0].value)
+    assert dims.candidates == {1} and "_positions" not in facts.__dict__
+    assert dims.sizes == ("b", "n", "s")
+
+
+def test_a_decimal_size_is_what_reading_its_code_says():
+    dims = _dims("m.expand((3), 0x3, 3_0, 00, n, x.shape[0], 2 * 2, -1, ( 4 ))")
+    assert [dims.decimal(d) for d in range(len(dims.sizes))] == [
+        int(text) if text.isdigit() else None for text in dims.sizes
+    ]
+    assert [dims.decimal(d) for d in range(len(dims.sizes))] == [3, None, None, 0] + [None] * 4 + [4]
+
+
 def test_candidates_are_the_dims_neither_kept_nor_of_size_one():
     assert _dims("m.expand(b, 1, n, -1)").candidates == {0, 2}
 
