@@ -148,6 +148,9 @@ def _dtype_of(
         parts = expand_parts(facts, node)
         if parts is not None:
             return _dtype_of(facts, parts[0], statement, depth + 1)
+        pattern_input = _pattern_input(facts, node)
+        if pattern_input is not None:  # `einops.repeat(x, "h -> h p")`: x's elements, moved
+            return _dtype_of(facts, pattern_input, statement, depth + 1)
         if isinstance(node.func, cst.Attribute) and facts.imports.resolve(node.func) is None:
             method = node.func.attr.value
             if method in torch_ops.BOOL_RESULT_METHODS:
@@ -155,6 +158,14 @@ def _dtype_of(
             if method in torch_ops.VIEW_METHODS:
                 return _dtype_of(facts, node.func.value, statement, depth + 1)
     return None
+
+
+def _pattern_input(facts: ModuleFacts, call: cst.Call) -> cst.BaseExpression | None:
+    """The tensor an einops `repeat`/`rearrange` call moves (its first argument), else None."""
+    if facts.imports.resolve(call.func) not in torch_ops.PATTERN_VIEW_FUNCTIONS:
+        return None
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    return positional[0] if positional else None
 
 
 def _same_dtype_operand(facts: ModuleFacts, call: cst.Call) -> cst.BaseExpression | None:

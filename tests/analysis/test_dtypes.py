@@ -183,3 +183,23 @@ def test_python_numbers_keep_a_floating_dtype_in_torch(dtype, op):
 def test_a_device_move_keeps_the_dtype(move, dtype):
     code = f"def f(m, x, device):\n    h = m.float()\n    t = {move}\n    y = t + 1\n"
     assert _dtype_of(code) == dtype
+
+
+@pytest.mark.parametrize(
+    "header", ["from einops import repeat, rearrange\n", "import einops\n"]
+)
+def test_einops_patterns_keep_the_dtype_of_what_they_move(header):
+    prefix = "" if header.startswith("from") else "einops."
+    code = (
+        header + "def f(a_log, n):\n"
+        "    a = -torch.exp(a_log.float())\n"
+        f"    g = {prefix}rearrange(a, 'h -> h 1')\n"
+        f"    t = {prefix}repeat(g, 'h 1 -> h p', p=n)\n"
+        "    y = t + 1\n"
+    )
+    assert _dtype_of(code) == "float32"
+
+
+def test_a_pattern_of_a_tensor_of_unknown_dtype_has_none():
+    code = "from einops import repeat\ndef f(a, n):\n    t = repeat(a, 'h -> h p', p=n)\n    y = t + 1\n"
+    assert _dtype_of(code) is None
