@@ -640,6 +640,9 @@ class FunctionFlow:
         self, node: cst.Call, qualified: str, arguments: list[tuple[cst.Arg, Value]]
     ) -> Value:
         positional = [(a.value, v) for a, v in arguments if a.keyword is None and not a.star]
+        if qualified in torch_ops.LAUNCH_FUNCTIONS:
+            self._launch_call(node, qualified, positional)
+            return None
         if qualified in torch_ops.BROADCAST_FUNCTIONS and positional:
             return self._broadcast_source(node, positional[0][0], positional[0][1])
         if qualified in torch_ops.PATTERN_VIEW_FUNCTIONS and positional:
@@ -785,6 +788,23 @@ class FunctionFlow:
         if kernel and self.facts.is_kernel_name(kernel):  # an imported kernel: parameters unknown
             self.launches[node] = _call_site(node, kernel, arguments, kernels=(kernel,))
         return None
+
+    def _launch_call(
+        self, node: cst.Call, qualified: str, positional: list[tuple[cst.BaseExpression, Value]]
+    ) -> None:
+        """`ct.launch(stream, grid, kernel, (a, b))`: a launch of `kernel` with a and b (the
+        call makes its function a kernel wrapper, as `kernel[grid](a, b)` does)."""
+        kernel_at, arguments_at = torch_ops.LAUNCH_FUNCTIONS[qualified]
+        if len(positional) <= kernel_at:
+            return
+        kernel = dotted(positional[kernel_at][0]) or self.facts.snippet(positional[kernel_at][0])
+        passed = positional[arguments_at][0] if len(positional) > arguments_at else None
+        elements = passed.elements if isinstance(passed, (cst.Tuple, cst.List)) else ()
+        arguments = [
+            (cst.Arg(e.value), self._values.get(e.value)) for e in elements
+            if not isinstance(e, cst.StarredElement)
+        ]  # fmt: skip
+        self.launches[node] = _call_site(node, kernel, arguments, kernels=(kernel,))
 
     def _launch(
         self, node: cst.Call, launcher: KernelHandle, arguments: list[tuple[cst.Arg, Value]]

@@ -197,7 +197,12 @@ FLOAT_DTYPE_NAMES = frozenset(
     {"float", "float16", "half", "bfloat16", "float32", "float64", "double"}
 )
 
-# Triton decorators that make a function a kernel.
+# Decorators that make a function device code: Triton kernels, cuTile kernels and the device
+# functions they call (not host code: the broadcast analysis skips them).
 KERNEL_DECORATORS = frozenset(
-    {"triton.jit", "triton.autotune", "triton.heuristics", "triton.runtime.jit.jit"}
-)
+    {"triton.jit", "triton.autotune", "triton.heuristics", "triton.runtime.jit.jit",
+     "cuda.tile.kernel", "cuda.tile.function"}
+)  # fmt: skip
+# Functions that launch a kernel given as an argument, with the kernel's arguments as a tuple:
+# `ct.launch(stream, grid, kernel, (a, b))` -> (position of the kernel, of the argument tuple).
+LAUNCH_FUNCTIONS = {"cuda.tile.launch": (2, 3)}

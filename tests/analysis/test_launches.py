@@ -116,3 +116,43 @@ def test_hook_reads_through_args_get():
     (flow,) = facts.flows_named("hook")
     (sink,) = flow.sinks.values()
     assert isinstance(sink.operands[0][1], Broadcast)
+
+
+CUTILE = """
+import cuda.tile as ct
+
+@ct.kernel
+def _tile(x, m, n: ct.Constant[int]):
+    ct.store(x, index=(0,), tile=ct.load(m, index=(0,), shape=(1,)))
+
+@ct.function
+def _device_helper(t):
+    return t + 1
+"""
+
+
+def cutile_facts(code: str) -> ModuleFacts:
+    text = decode(textwrap.dedent(CUTILE + code).encode())
+    return ModuleFacts(cst.parse_module(text.text), text)
+
+
+def test_a_cutile_launch_names_its_kernel_and_binds_the_argument_tuple():
+    facts = cutile_facts("def wrapper(x, m, s):\n    ct.launch(s, (1, 1, 1), _tile, (x, m, 4))\n")
+    (flow,) = facts.flows_named("wrapper")
+    (site,) = flow.launches.values()
+    assert site.kernels == ("_tile",)
+    assert [(key, facts.text_of(expr)) for key, expr, _ in site.arguments] == [
+        (0, "x"), (1, "m"), (2, "4")
+    ]
+    assert "wrapper" in facts.wrappers
+
+
+def test_cutile_kernels_and_device_functions_are_device_code():
+    facts = cutile_facts("def wrapper(x, m, s):\n    ct.launch(s, (1,), _tile, (x, m, 4))\n")
+    assert facts.flows_named("_tile") == [] and facts.flows_named("_device_helper") == []
+
+
+def test_a_call_of_another_launch_function_makes_no_wrapper():
+    facts = cutile_facts("def helper(x, s):\n    s.launch(x)\n")
+    (flow,) = facts.flows_named("helper")
+    assert flow.launches == {} and "helper" not in facts.wrappers
