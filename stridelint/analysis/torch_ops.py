@@ -197,11 +197,13 @@ FLOAT_DTYPE_NAMES = frozenset(
     {"float", "float16", "half", "bfloat16", "float32", "float64", "double"}
 )
 
-# Decorators that make a function device code: Triton kernels, cuTile kernels and the device
-# functions they call (not host code: the broadcast analysis skips them).
+# Decorators that make a function device code, not host code (the broadcast analysis skips
+# them): Triton kernels, cuTile kernels and device functions, CuTe DSL kernels, TileLang
+# primitive functions and macros, Helion kernels.
 KERNEL_DECORATORS = frozenset(
     {"triton.jit", "triton.autotune", "triton.heuristics", "triton.runtime.jit.jit",
-     "cuda.tile.kernel", "cuda.tile.function"}
+     "cuda.tile.kernel", "cuda.tile.function", "cutlass.cute.kernel",
+     "tilelang.language.prim_func", "tilelang.language.macro", "helion.kernel"}
 )  # fmt: skip
 # Functions that launch a kernel given as an argument, with the kernel's arguments as a tuple:
 # `ct.launch(stream, grid, kernel, (a, b))` -> (position of the kernel, of the argument tuple).

@@ -5,6 +5,7 @@ from __future__ import annotations
 import textwrap
 
 import libcst as cst
+import pytest
 
 from stridelint.analysis.module import ModuleFacts
 from stridelint.analysis.values import Broadcast
@@ -156,3 +157,16 @@ def test_a_call_of_another_launch_function_makes_no_wrapper():
     facts = cutile_facts("def helper(x, s):\n    s.launch(x)\n")
     (flow,) = facts.flows_named("helper")
     assert flow.launches == {} and "helper" not in facts.wrappers
+
+
+@pytest.mark.parametrize(
+    ("header", "decorator"),
+    [("import cutlass.cute as cute", "@cute.kernel"), ("from cutlass import cute", "@cute.kernel"),
+     ("import tilelang.language as T", "@T.prim_func"), ("import tilelang.language as T", "@T.macro"),
+     ("import helion", "@helion.kernel(static_shapes=True)"), ("import triton", "@triton.jit")],
+)  # fmt: skip
+def test_kernels_of_each_dsl_are_device_code(header, decorator):
+    code = f"{header}\n{decorator}\ndef body(x, n):\n    y = x.expand(n, -1)\n    return y.float()\n"
+    text = decode(code.encode())
+    facts = ModuleFacts(cst.parse_module(text.text), text)
+    assert facts.flows_named("body") == []
