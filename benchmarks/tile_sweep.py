@@ -516,6 +516,31 @@ VARIANT_SETS["s6last"] = {
     "reuse_8x512_w4_u2": {"REUSE_ROWS": 8},
     "reuse_4x1024_w4_u1": {"REUSE_UNROLL": 1},
 }
+# Session 7 (tile_sweep_s7): the rows under 85% (2-D tiles under a mask over N) and those where
+# torch.compile won in session 6, with two controls (no mask): a deeper pipeline, two 2-D tiles a
+# step, Inductor-like row tiles (one row of 2048, 8 warps, no unrolling) for rows sharing a mask
+# row, and a deeper split of one-row tiles.
+CASE_SETS["s7"] = [
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_n"),
+    ((4, 8192, 8192), 1, "float16", "bcast_n"),
+    ((4, 8192, 8192), 1, "bfloat16", "bcast_n"),
+    ((8192, 4, 8192), 0, "float16", "bcast_m"),
+    ((4, 8192, 8192), 2, "float16", "bcast_m"),
+    ((4, 8192, 8192), 2, "bfloat16", "bcast_m"),
+    ((65536, 4, 8192), 2, "float16", "bcast_m"),
+    ((65536, 4, 8192), 0, "float16", "bcast_m"),
+    ((8192, 4, 8192), 0, "float16", "none"),
+    ((8192, 4, 8192), 2, "float16", "none"),
+]
+VARIANT_SETS["s7"] = {
+    "default": {},
+    "stages4": {"NUM_STAGES": 4},
+    "2d_u2": {"COLUMN_UNROLL": 2},
+    "reuse_1x2048_w8_u1": {"REUSE_ROWS": 1, "REUSE_TILE": 2048, "REUSE_WARPS": 8, "REUSE_UNROLL": 1},
+    "reuse_2x2048_w8_u1": {"REUSE_ROWS": 2, "REUSE_TILE": 4096, "REUSE_WARPS": 8, "REUSE_UNROLL": 1},
+    "split12": {"SPLIT_TARGET_PROGRAMS_PER_SM": 12},
+}
 # Module constants that change the kernel without changing the plan.
 KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS",
                   "SKIP_DROPPED", "HOIST_CONSTANT_MASK", "FINISH_SPLIT_IN_KERNEL", "NARROW_INDEX",

@@ -79,15 +79,17 @@ def weighted_kept_counts(mask, dim, weights):
     (size0, stride0), (size1, stride1), (size2, stride2) = others
     k_size, stride_k = (shape[dim], strides[dim]) if mask.dim() else (1, 0)
     rows = size0 * size1 * size2
-    block_k = min(triton.next_power_of_2(max(k_size, 1)), TILE)
+    # Plain integer arithmetic: triton.cdiv and next_power_of_2 cost microseconds a call, and
+    # the hook's time is its host time.
+    block_k = min(1 << max(k_size - 1, 0).bit_length(), TILE)
     block_rows = TILE // block_k
     k_chunk = block_k * TILES_PER_PROGRAM
-    splits = max(1, triton.cdiv(k_size, k_chunk))
+    splits = max(1, -(-k_size // k_chunk))
     if splits == 1:
         k_chunk = max(k_size, 1)
     out = torch.zeros(2 + (rows if splits > 1 else 0), dtype=torch.int64, device=mask.device)
     (kept0, rows0, constant0), (kept1, rows1, constant1) = weights
-    grid = (triton.cdiv(rows, block_rows) * splits or 1,)
+    grid = (-(-rows // block_rows) * splits or 1,)
     _kept_counts_kernel[grid](
         mask, out,
         rows, k_size, k_chunk, max(size1, 1), max(size2, 1),
@@ -96,4 +98,4 @@ def weighted_kept_counts(mask, dim, weights):
         splits,
         BLOCK_ROWS=block_rows, BLOCK_K=block_k, SPLIT=splits > 1,
     )
-    return out[0], out[1]
+    return (out if splits == 1 else out[:2]).unbind()

@@ -44,7 +44,7 @@ def _narrow_broadcast(*tensors):
     """Narrow to size 1 every dim along which all tensor operands repeat one value (stride 0,
     size > 1), without copying; return the narrowed operands and each dim's repeat count."""
     shaped = [t for t in tensors if isinstance(t, torch.Tensor) and t.dim() > 0]
-    expanded = torch.broadcast_tensors(*shaped)
+    expanded = torch.broadcast_tensors(*shaped) if len(shaped) > 1 else shaped  # one: as it is
     shape = expanded[0].shape if expanded else ()
     reps = tuple(
         n if n > 1 and all(t.stride(d) == 0 for t in expanded) else 1
