@@ -541,6 +541,10 @@ VARIANT_SETS["s7"] = {
     "reuse_2x2048_w8_u1": {"REUSE_ROWS": 2, "REUSE_TILE": 4096, "REUSE_WARPS": 8, "REUSE_UNROLL": 1},
     "split12": {"SPLIT_TARGET_PROGRAMS_PER_SM": 12},
 }
+# Session 7, on the code that takes two 2-D tiles a step where x is read only where kept
+# (COLUMN_KEPT_UNROLL = 2): that choice against one tile a step, five rounds.
+CASE_SETS["s7kept"] = [*CASE_SETS["s7"][:4], ((8192, 4, 8192), 0, "float16", "none")]
+VARIANT_SETS["s7kept"] = {"default": {}, "kept_u1": {"COLUMN_KEPT_UNROLL": 1}}
 # Module constants that change the kernel without changing the plan.
 KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS",
                   "SKIP_DROPPED", "HOIST_CONSTANT_MASK", "FINISH_SPLIT_IN_KERNEL", "NARROW_INDEX",

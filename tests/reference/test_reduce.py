@@ -377,6 +377,9 @@ def test_long_reduced_dims_take_2d_tiles_unless_the_mask_varies_along_columns_an
         block_k = REDUCE_MODULE.COLUMN_TILE // REDUCE_MODULE.COLUMN_BLOCK_I
         assert (plan.block_i, plan.block_k, plan.num_warps) == (
             REDUCE_MODULE.COLUMN_BLOCK_I, block_k, REDUCE_MODULE.COLUMN_WARPS)
+        # Two tiles a step only where x is read where kept: a mask constant along the columns.
+        kept_only = mask_shape is not None and mask_shape[plan.inner] == 1
+        assert plan.unroll == (REDUCE_MODULE.COLUMN_KEPT_UNROLL if kept_only else REDUCE_MODULE.COLUMN_UNROLL)
 
 
 @pytest.mark.parametrize(
