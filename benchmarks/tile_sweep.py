@@ -545,6 +545,24 @@ VARIANT_SETS["s7"] = {
 # (COLUMN_KEPT_UNROLL = 2): that choice against one tile a step, five rounds.
 CASE_SETS["s7kept"] = [*CASE_SETS["s7"][:4], ((8192, 4, 8192), 0, "float16", "none")]
 VARIANT_SETS["s7kept"] = {"default": {}, "kept_u1": {"COLUMN_KEPT_UNROLL": 1}}
+# Session 7: Inductor's candidate tiles for 8192x4x8192 dim 0 under a mask over M (its compiled
+# configs: 64x4 w8, 64x64 w16, 8x256 w16, 8x512 w16, 16x32 w4 columns x reduced rows) on our 2-D tile.
+CASE_SETS["s7inductor"] = [
+    ((8192, 4, 8192), 0, "float16", "bcast_m"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_m"),
+    ((8192, 4, 8192), 0, "float16", "dense"),
+    ((65536, 4, 8192), 0, "float16", "bcast_m"),
+]
+VARIANT_SETS["s7inductor"] = {
+    "default": {},
+    "2d_64x4_w8": {**TWO_D_ALL, "COLUMN_TILE": 256, "COLUMN_WARPS": 8},
+    "2d_64x64_w16": TWO_D_ALL,
+    "2d_8x256_w16": {**TWO_D_ALL, "COLUMN_BLOCK_I": 8, "COLUMN_TILE": 2048},
+    "2d_8x512_w16": {**TWO_D_ALL, "COLUMN_BLOCK_I": 8},
+    "2d_16x32_w4": {**TWO_D_ALL, "COLUMN_BLOCK_I": 16, "COLUMN_TILE": 512, "COLUMN_WARPS": 4},
+    "2d_64x8_w8": {**TWO_D_ALL, "COLUMN_TILE": 512, "COLUMN_WARPS": 8},
+    "2d_128x4_w8": {**TWO_D_ALL, "COLUMN_BLOCK_I": 128, "COLUMN_TILE": 512, "COLUMN_WARPS": 8},
+}
 # Module constants that change the kernel without changing the plan.
 KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS",
                   "SKIP_DROPPED", "HOIST_CONSTANT_MASK", "FINISH_SPLIT_IN_KERNEL", "NARROW_INDEX",

@@ -284,7 +284,7 @@ def test_split_reduced_dim_drops_inf_and_nan(split_tiles, dim):
 
 
 def test_split_reduced_dim_finishes_in_one_launch_and_resets_its_counters(split_tiles, monkeypatch):
-    x, mask = make_x((3, 6, 7)), make_mask((3, 6, 1))
+    x, mask = make_x((3, 8, 7)), make_mask((3, 8, 1))  # k of 8: split under two 2-D tiles a step too
     finalize = _LaunchRecorder()
     monkeypatch.setattr(REDUCE_MODULE, "_finalize_kernel", finalize)
     first = reduce(x, 1, mask)
