@@ -12,10 +12,9 @@ weights[j][2]`` for j = 0, 1, so the caller needs no further launch. Launch hook
 launch like any other (Proton skips launches made while it evaluates metadata).
 """
 
+import torch
 import triton
 import triton.language as tl
-
-import torch
 
 # Elements a tile holds (BLOCK_ROWS rows of BLOCK_K), and how many tiles along k a program adds
 # before the rows are split across programs.

@@ -202,8 +202,9 @@ def _fixed_naive_hook():
 )
 def test_the_linter_fix_of_the_naive_hook_gives_the_shipped_numbers(base_shape, dim):
     """The validated target: `stridelint fix` turns the naive hook into one that reports what
-    the shipped hook reports (the shipped one also counts in slabs, to stay under the mask's
-    storage), and the shipped hook is clean under `stridelint check`."""
+    the shipped hook reports (the shipped one also counts in one Triton launch on CUDA and in
+    slabs elsewhere, to stay under the mask's storage), and the shipped hook is clean under
+    `stridelint check`."""
     fixed_hook, root = _fixed_naive_hook()
     mask = torch.randint(0, 3, base_shape, generator=torch.Generator().manual_seed(dim)).to(torch.int32)
     args = hook_args(mask.expand(6, 4, 5), dim, torch.float32)
@@ -240,8 +241,9 @@ STORAGE_CASES = [
 @pytest.mark.parametrize(("stored_shape", "shape", "dim"), STORAGE_CASES)
 def test_shipped_hook_peak_stays_within_the_mask_storage(stored_shape, shape, dim, mask_dtype):
     """Issue target: the hook's temporaries peak within 1.5x the mask's storage (the CPU
-    profiler's allocator events, semantics §1.5; sizes, not timings). Before slab counting,
-    the (65536, 4, 8192) bool mask broadcast over N cost 25x."""
+    profiler's allocator events, semantics §1.5; sizes, not timings), counting in torch slabs
+    as it does off CUDA (test_kept_counts.py measures the Triton path on CUDA). Before slab
+    counting, the (65536, 4, 8192) bool mask broadcast over N cost 25x."""
     stored = torch.randint(0, 3, stored_shape, generator=torch.Generator().manual_seed(0)).to(mask_dtype)
     mask = stored.expand(shape)
     # X and Y are only measured: zero-copy placeholders of their shapes.
