@@ -586,10 +586,46 @@ VARIANT_SETS["s7evict"] = {
     "2d_evict_128x64": {**TWO_D_ALL, **EVICT, "COLUMN_BLOCK_I": 128, "COLUMN_TILE": 8192},
     "reuse_1x8192_w16_evict": {**EVICT, "REUSE_ROWS": 1, "REUSE_TILE": 8192, "REUSE_WARPS": 16, "REUSE_UNROLL": 1},
 }
+# Session 7: the sizes as compile-time constants, as Inductor compiles them: the loop's trip count
+# known, on the 2-D tile and on the shipped plans. Recorded (tile_sweep_s7const) with an early
+# CONSTANT_SIZES that compiled in the size of i for every launch and k for every unsplit one;
+# it now applies to unsplit 2-D tiles of large inputs only, and is on by default.
+CASE_SETS["s7const"] = [
+    ((8192, 4, 8192), 0, "float16", "bcast_m"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_m"),
+    ((8192, 4, 8192), 0, "float16", "dense"),
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((4, 8192, 8192), 1, "float16", "bcast_n"),
+    ((8192, 4, 8192), 0, "float16", "none"),
+    ((4, 8192, 8192), 2, "float16", "bcast_m"),
+    ((8192, 4, 8192), 2, "float16", "none"),
+]
+VARIANT_SETS["s7const"] = {
+    "default": {},
+    "const": {"CONSTANT_SIZES": True},
+    "2d": TWO_D_ALL,
+    "2d_const": {**TWO_D_ALL, "CONSTANT_SIZES": True},
+    "2d_const_stages1": {**TWO_D_ALL, "CONSTANT_SIZES": True, "NUM_STAGES": 1},
+}
+# Session 7, final code: sizes compiled in for unsplit 2-D tiles (and 2-D tiles under masks that
+# vary along both the columns and k) against the code without (CONSTANT_SIZES = False).
+CASE_SETS["s7final"] = [
+    ((8192, 4, 8192), 0, "float16", "bcast_m"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_m"),
+    ((8192, 4, 8192), 0, "float16", "dense"),
+    ((8192, 4, 8192), 0, "bfloat16", "dense"),
+    ((4, 8192, 8192), 1, "float16", "dense"),
+    ((4, 8192, 8192), 1, "bfloat16", "dense"),
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((4, 8192, 8192), 1, "bfloat16", "bcast_n"),
+    ((4, 8192, 8192), 1, "float16", "bcast_m"),
+    ((8192, 4, 8192), 0, "float16", "none"),
+]
+VARIANT_SETS["s7final"] = {"default": {}, "no_constant_sizes": {"CONSTANT_SIZES": False}}
 # Module constants that change the kernel without changing the plan.
 KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS",
                   "SKIP_DROPPED", "HOIST_CONSTANT_MASK", "FINISH_SPLIT_IN_KERNEL", "NARROW_INDEX",
-                  "MASK_AFTER_SUM", "KEPT_ROWS_WIDE_INDEX")
+                  "MASK_AFTER_SUM", "KEPT_ROWS_WIDE_INDEX", "CONSTANT_SIZES")
 
 
 @contextlib.contextmanager
