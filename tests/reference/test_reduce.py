@@ -395,8 +395,7 @@ def test_long_reduced_dims_are_split_when_the_output_is_small(shape, dim, mask_s
         ((8192, 4, 8192), 1, None, False),  # short k
     ],
 )
-def test_long_reduced_dims_take_2d_tiles_unless_the_mask_varies_along_columns_and_k(monkeypatch, shape, dim,
-                                                                                    mask_shape, two_d, constant_sizes):
+def test_which_long_reduced_dims_take_2d_tiles(monkeypatch, shape, dim, mask_shape, two_d, constant_sizes):
     """None: 2-D tiles exactly when their sizes are compiled in (CONSTANT_SIZES)."""
     monkeypatch.setattr(REDUCE_MODULE, "CONSTANT_SIZES", constant_sizes)
     plan = meta_plan(shape, dim, mask_shape)
