@@ -260,6 +260,7 @@ def _reduce_kernel(
     Arrivals[p], zero before the launch and reset to zero by that program) adds the tile's
     partials in order of s, as ``_finalize_kernel`` would in a second launch.
     WIDE_INDEX: offsets in int64; else int32 (the host checks that every offset fits).
+    SIZE_I, SIZE_K: size_i and size_k compiled in (unsplit launches only), else 0: read at run time.
     How the mask drops products (each result the same: dropped products add nothing, and an inf
     or NaN there never leaks): SELECT_PRODUCTS, a select on every product; MASK_SUMS (the mask is
     constant along k), a select on each sum at the end; ZERO_DROPPED_SCALE (with LOAD_ONLY_KEPT:
