@@ -516,10 +516,116 @@ VARIANT_SETS["s6last"] = {
     "reuse_8x512_w4_u2": {"REUSE_ROWS": 8},
     "reuse_4x1024_w4_u1": {"REUSE_UNROLL": 1},
 }
+# Session 7 (tile_sweep_s7): the rows under 85% (2-D tiles under a mask over N) and those where
+# torch.compile won in session 6, with two controls (no mask): a deeper pipeline, two 2-D tiles a
+# step, Inductor-like row tiles (one row of 2048, 8 warps, no unrolling) for rows sharing a mask
+# row, and a deeper split of one-row tiles.
+CASE_SETS["s7"] = [
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_n"),
+    ((4, 8192, 8192), 1, "float16", "bcast_n"),
+    ((4, 8192, 8192), 1, "bfloat16", "bcast_n"),
+    ((8192, 4, 8192), 0, "float16", "bcast_m"),
+    ((4, 8192, 8192), 2, "float16", "bcast_m"),
+    ((4, 8192, 8192), 2, "bfloat16", "bcast_m"),
+    ((65536, 4, 8192), 2, "float16", "bcast_m"),
+    ((65536, 4, 8192), 0, "float16", "bcast_m"),
+    ((8192, 4, 8192), 0, "float16", "none"),
+    ((8192, 4, 8192), 2, "float16", "none"),
+]
+VARIANT_SETS["s7"] = {
+    "default": {},
+    "stages4": {"NUM_STAGES": 4},
+    "2d_u2": {"COLUMN_UNROLL": 2},
+    "reuse_1x2048_w8_u1": {"REUSE_ROWS": 1, "REUSE_TILE": 2048, "REUSE_WARPS": 8, "REUSE_UNROLL": 1},
+    "reuse_2x2048_w8_u1": {"REUSE_ROWS": 2, "REUSE_TILE": 4096, "REUSE_WARPS": 8, "REUSE_UNROLL": 1},
+    "split12": {"SPLIT_TARGET_PROGRAMS_PER_SM": 12},
+}
+# Session 7, on the code that takes two 2-D tiles a step where x is read only where kept
+# (COLUMN_KEPT_UNROLL = 2): that choice against one tile a step, five rounds.
+CASE_SETS["s7kept"] = [*CASE_SETS["s7"][:4], ((8192, 4, 8192), 0, "float16", "none")]
+VARIANT_SETS["s7kept"] = {"default": {}, "kept_u1": {"COLUMN_KEPT_UNROLL": 1}}
+# Session 7: Inductor's candidate tiles for 8192x4x8192 dim 0 under a mask over M (its compiled
+# configs: 64x4 w8, 64x64 w16, 8x256 w16, 8x512 w16, 16x32 w4 columns x reduced rows) on our 2-D tile.
+CASE_SETS["s7inductor"] = [
+    ((8192, 4, 8192), 0, "float16", "bcast_m"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_m"),
+    ((8192, 4, 8192), 0, "float16", "dense"),
+    ((65536, 4, 8192), 0, "float16", "bcast_m"),
+]
+VARIANT_SETS["s7inductor"] = {
+    "default": {},
+    "2d_64x4_w8": {**TWO_D_ALL, "COLUMN_TILE": 256, "COLUMN_WARPS": 8},
+    "2d_64x64_w16": TWO_D_ALL,
+    "2d_8x256_w16": {**TWO_D_ALL, "COLUMN_BLOCK_I": 8, "COLUMN_TILE": 2048},
+    "2d_8x512_w16": {**TWO_D_ALL, "COLUMN_BLOCK_I": 8},
+    "2d_16x32_w4": {**TWO_D_ALL, "COLUMN_BLOCK_I": 16, "COLUMN_TILE": 512, "COLUMN_WARPS": 4},
+    "2d_64x8_w8": {**TWO_D_ALL, "COLUMN_TILE": 512, "COLUMN_WARPS": 8},
+    "2d_128x4_w8": {**TWO_D_ALL, "COLUMN_BLOCK_I": 128, "COLUMN_TILE": 512, "COLUMN_WARPS": 8},
+}
+# Session 7: Inductor's pick there is our 64 x 64 tile, 16 warps, one stage (its .best_config),
+# yet 155 µs against our 207: it loads x evict_first and the mask evict_last. The (8192, 1, 8192)
+# mask is 64 MiB, over the L2, and each of the 4 programs along M reads it; kept in L2 it is
+# fetched once. Those hints on our 2-D tile, and on row tiles under the same mask (reduce over N).
+CASE_SETS["s7evict"] = [
+    ((8192, 4, 8192), 0, "float16", "bcast_m"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_m"),
+    ((8192, 4, 8192), 0, "float16", "dense"),
+    ((4, 8192, 8192), 1, "float16", "dense"),
+    ((65536, 4, 8192), 0, "float16", "bcast_m"),
+    ((4, 8192, 8192), 2, "float16", "bcast_m"),
+    ((65536, 4, 8192), 2, "float16", "bcast_m"),
+]
+VARIANT_SETS["s7evict"] = {
+    "default": {},
+    "evict": EVICT,
+    "mask_last": {"OPERAND_EVICTION": "evict_last"},
+    "2d_evict": {**TWO_D_ALL, **EVICT},
+    "2d_mask_last": {**TWO_D_ALL, "OPERAND_EVICTION": "evict_last"},
+    "2d_evict_stages1": {**TWO_D_ALL, **EVICT, "NUM_STAGES": 1},
+    "2d_evict_128x64": {**TWO_D_ALL, **EVICT, "COLUMN_BLOCK_I": 128, "COLUMN_TILE": 8192},
+    "reuse_1x8192_w16_evict": {**EVICT, "REUSE_ROWS": 1, "REUSE_TILE": 8192, "REUSE_WARPS": 16, "REUSE_UNROLL": 1},
+}
+# Session 7: the sizes as compile-time constants, as Inductor compiles them: the loop's trip count
+# known, on the 2-D tile and on the shipped plans. Recorded (tile_sweep_s7const) with an early
+# CONSTANT_SIZES that compiled in the size of i for every launch and k for every unsplit one;
+# it now applies to unsplit 2-D tiles of large inputs only, and is on by default.
+CASE_SETS["s7const"] = [
+    ((8192, 4, 8192), 0, "float16", "bcast_m"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_m"),
+    ((8192, 4, 8192), 0, "float16", "dense"),
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((4, 8192, 8192), 1, "float16", "bcast_n"),
+    ((8192, 4, 8192), 0, "float16", "none"),
+    ((4, 8192, 8192), 2, "float16", "bcast_m"),
+    ((8192, 4, 8192), 2, "float16", "none"),
+]
+VARIANT_SETS["s7const"] = {
+    "default": {},
+    "const": {"CONSTANT_SIZES": True},
+    "2d": TWO_D_ALL,
+    "2d_const": {**TWO_D_ALL, "CONSTANT_SIZES": True},
+    "2d_const_stages1": {**TWO_D_ALL, "CONSTANT_SIZES": True, "NUM_STAGES": 1},
+}
+# Session 7, final code: sizes compiled in for unsplit 2-D tiles (and 2-D tiles under masks that
+# vary along both the columns and k) against the code without (CONSTANT_SIZES = False).
+CASE_SETS["s7final"] = [
+    ((8192, 4, 8192), 0, "float16", "bcast_m"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_m"),
+    ((8192, 4, 8192), 0, "float16", "dense"),
+    ((8192, 4, 8192), 0, "bfloat16", "dense"),
+    ((4, 8192, 8192), 1, "float16", "dense"),
+    ((4, 8192, 8192), 1, "bfloat16", "dense"),
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((4, 8192, 8192), 1, "bfloat16", "bcast_n"),
+    ((4, 8192, 8192), 1, "float16", "bcast_m"),
+    ((8192, 4, 8192), 0, "float16", "none"),
+]
+VARIANT_SETS["s7final"] = {"default": {}, "no_constant_sizes": {"CONSTANT_SIZES": False}}
 # Module constants that change the kernel without changing the plan.
 KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS",
                   "SKIP_DROPPED", "HOIST_CONSTANT_MASK", "FINISH_SPLIT_IN_KERNEL", "NARROW_INDEX",
-                  "MASK_AFTER_SUM", "KEPT_ROWS_WIDE_INDEX")
+                  "MASK_AFTER_SUM", "KEPT_ROWS_WIDE_INDEX", "CONSTANT_SIZES")
 
 
 @contextlib.contextmanager

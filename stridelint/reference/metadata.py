@@ -4,20 +4,30 @@ The counts use narrow-and-rescale (semantics §0, §4.1): a mask broadcast over 
 memory and time proportional to its storage, not its logical size. `stridelint fix` applied to
 the naive form (fixes/SL101/reference_hook.before.py) gives the same numbers with about 25x the
 mask's storage in temporaries: its `sum` of the narrowed bool mask and of the per-row counts
-first converts them to int64 (semantics §1.4). This hook goes one step further and counts a
-slab of the narrowed mask at a time, in int32 (exact within a slab), so its temporaries stay
-within TEMPORARY_BUDGET times the mask's own storage; a test keeps the numbers equal to the naive hook's.
+first converts them to int64 (semantics §1.4). This hook counts the kept elements and kept rows
+of the narrowed mask exactly, with no temporary of the mask's size: on a CUDA device in one
+Triton launch that reads the mask in place (kept_counts.py; the hook's time is its launches),
+elsewhere in torch, a slab of the narrowed mask at a time, in int32 (exact within a slab), so
+that its temporaries stay within TEMPORARY_BUDGET times the mask's own storage. A test keeps
+the numbers equal to the naive hook's.
 """
 
 import math
 
 import torch
 
-# Elements of the narrowed mask counted per step: as many as keep the step's temporaries under
+from stridelint.reference.kept_counts import MAX_DIMS, weighted_kept_counts
+
+# Devices whose masks are counted by the Triton kernel (kept_counts.py); tests add "cpu" under
+# Triton's interpreter.
+KERNEL_DEVICE_TYPES = ("cuda",)
+
+# Counting in torch (off CUDA, or a mask of more than kept_counts.MAX_DIMS dims): elements of
+# the narrowed mask counted per step, as many as keep the step's temporaries under
 # TEMPORARY_BUDGET times the mask's storage: an int32 copy of the step (4 bytes an element), and
-# for a non-bool mask its bool copy first (1 more). Fewer, larger steps launch fewer kernels:
-# the hook's time is its launches (on the H200, 6-7 steps of 3 launches each took 0.39 ms on a
-# 256 KiB bool mask). Never fewer than MIN_SLAB_ELEMENTS a step.
+# for a non-bool mask its bool copy first (1 more). Fewer, larger steps launch fewer kernels
+# (on the H200, 6-7 steps of 3 launches each took 0.25-0.39 ms on a 256 KiB bool mask). Never
+# fewer than MIN_SLAB_ELEMENTS a step.
 TEMPORARY_BUDGET = 1.2
 MIN_SLAB_ELEMENTS = 4096
 MAX_SLAB_ELEMENTS = 2**30  # int32 counts of a slab stay exact
@@ -34,7 +44,7 @@ def _narrow_broadcast(*tensors):
     """Narrow to size 1 every dim along which all tensor operands repeat one value (stride 0,
     size > 1), without copying; return the narrowed operands and each dim's repeat count."""
     shaped = [t for t in tensors if isinstance(t, torch.Tensor) and t.dim() > 0]
-    expanded = torch.broadcast_tensors(*shaped)
+    expanded = torch.broadcast_tensors(*shaped) if len(shaped) > 1 else shaped  # one: as it is
     shape = expanded[0].shape if expanded else ()
     reps = tuple(
         n if n > 1 and all(t.stride(d) == 0 for t in expanded) else 1
@@ -126,25 +136,30 @@ def reduce_launch_metadata(grid, kernel, args):
     less the rows that hold one. ``bytes`` counts the x and scale elements loaded where the mask
     keeps them plus the output written; mask reads are not counted. With a mask the counts are
     0-d tensors on the mask's device, so no host sync (semantics §6), and the temporaries stay
-    under the mask's storage (narrow-and-rescale, then counted in slabs).
+    under the mask's storage (narrow-and-rescale, then counted in one launch, or in slabs).
     """
     x, y = args["X"], args["Y"]
     dim = args["DIM"] % x.ndim
-    if args["HAS_MASK"]:
-        mask = args["Mask"]
-        mask_small, mask_reps = _narrow_broadcast(mask)
-        kept, kept_rows = _count_kept(mask_small, dim, slab_elements(mask_small))
-        loads = kept * math.prod(mask_reps)
-        # sum over rows of max(kept in row - 1, 0), a narrowed row standing for
-        # prod(reps) / reps[dim] rows of reps[dim] times its kept elements each.
-        adds = loads - kept_rows * (math.prod(mask_reps) // _repeats(mask_reps, dim))
-    else:
-        loads = x.numel()
-        adds = y.numel() * max(x.shape[dim] - 1, 0)
     loaded_bytes = x.element_size() + (args["Scale"].element_size() if args["HAS_SCALE"] else 0)
+    out_bytes = y.numel() * y.element_size()
+    if args["HAS_MASK"]:
+        mask_small, mask_reps = _narrow_broadcast(args["Mask"])
+        # A narrowed element stands for every_rep logical ones; a narrowed row along DIM for
+        # row_rep logical rows of reps[dim] times its kept elements each:
+        # adds = loads - kept rows = kept * every_rep - kept_rows * row_rep.
+        every_rep = math.prod(mask_reps)
+        row_rep = every_rep // _repeats(mask_reps, dim)
+        if mask_small.device.type in KERNEL_DEVICE_TYPES and mask_small.dim() <= MAX_DIMS:
+            adds, total_bytes = weighted_kept_counts(
+                mask_small, dim, ((every_rep, -row_rep, 0), (every_rep * loaded_bytes, 0, out_bytes))
+            )
+        else:
+            kept, kept_rows = _count_kept(mask_small, dim, slab_elements(mask_small))
+            loads = kept * every_rep
+            adds = loads - kept_rows * row_rep
+            total_bytes = loads * loaded_bytes + out_bytes
+    else:
+        adds = y.numel() * max(x.shape[dim] - 1, 0)
+        total_bytes = x.numel() * loaded_bytes + out_bytes
     shape = ",".join(str(size) for size in x.shape)
-    return {
-        "name": f"reduce[{shape}] dim={dim}",
-        "flops32": adds,
-        "bytes": loads * loaded_bytes + y.numel() * y.element_size(),
-    }
+    return {"name": f"reduce[{shape}] dim={dim}", "flops32": adds, "bytes": total_bytes}

@@ -14,9 +14,11 @@ How the work is laid out (``_plan``), from the shapes and strides alone:
   the tile spans that dim, so one load of a mask row serves BLOCK_I rows of x.
 - When k is not contiguous, a tile is one reduced row of ONE_ROW_COLUMNS columns, short or long k
   alike: x, mask and scale then share one register layout. Except a long k (up to TWO_D_MAX_K)
-  under no mask or one that is constant along k or along the columns: there 2-D tiles of
-  COLUMN_BLOCK_I columns by COLUMN_TILE // COLUMN_BLOCK_I reduced rows, unsplit (Inductor's tile
-  for these reduces).
+  under no mask or one that is constant along k or along the columns, or under any mask where
+  the sizes are compile-time constants (below): there 2-D tiles of COLUMN_BLOCK_I columns by
+  COLUMN_TILE // COLUMN_BLOCK_I reduced rows, unsplit (Inductor's tile for these reduces).
+- Unsplit 2-D tiles of large inputs compile their sizes in (``CONSTANT_SIZES``; one kernel per
+  shape, as Inductor compiles them): the loop's trip count is then known.
 - When there are too few programs to fill the GPU, k is split across programs (``splits``): each
   writes an fp32 partial sum, and the last program of each output tile to finish (an atomic
   counter per tile) adds the tile's partials in a fixed order, in the same launch (with int64
@@ -115,7 +117,7 @@ ONE_ROW_MIN_PROGRAMS = 0
 # 2-D column tiles: COLUMN_BLOCK_I columns over COLUMN_TILE // COLUMN_BLOCK_I reduced rows. A
 # reduced dim longer than SHORT_K and at most TWO_D_MAX_K takes them, unsplit while there are
 # TWO_D_MIN_PROGRAMS_PER_SM programs a multiprocessor, unless the mask varies along both the
-# columns and k. 64 x 64, 16 warps, unsplit (Inductor's tile for these reduces): at 8192x4x8192
+# columns and k and the sizes are not compile-time constants. 64 x 64, 16 warps, unsplit (Inductor's tile for these reduces): at 8192x4x8192
 # dim 0 and 4x8192x8192 dim 1, 136-139 µs instead of 143-147 without a mask, 138 instead of 148
 # under a mask constant along k, 114-116 instead of 116-119 under one broadcast over N; under a
 # mask that varies along both, 201-243 instead of 164-206 (dim 0), and at 65536x4x8192 2-3%
@@ -124,6 +126,11 @@ COLUMN_BLOCK_I = 64
 COLUMN_TILE = 4096
 COLUMN_WARPS = 16
 COLUMN_UNROLL = 1
+# 2-D tiles that read x only where the mask keeps it (a mask constant along the columns) take
+# COLUMN_KEPT_UNROLL tiles a step: under a mask over N at 8192x4x8192 dim 0 and 4x8192x8192 dim 1,
+# 113-115 µs instead of 114-117 in two sweeps (tile_sweep_s6c, tile_sweep_s7); without a mask two
+# tiles a step ran 151 instead of 139, so the others keep COLUMN_UNROLL.
+COLUMN_KEPT_UNROLL = 2
 TWO_D_MAX_K = 16384
 TWO_D_MIN_PROGRAMS_PER_SM = 2
 # Split the reduced dim across programs while there are fewer than SPLIT_MIN_PROGRAMS_PER_SM
@@ -150,9 +157,18 @@ X_EVICTION = ""
 OPERAND_EVICTION = ""
 # x's hint in long column tiles of bf16 x under a dense mask (one that varies along every dim):
 # evict_first ran 4x8192x8192 dim 1 at 208-209 µs instead of 244-245 (three runs each); fp16 x
-# under the same mask ran 206 either way, so the rule is limited to bf16 (tile_sweep_third.txt).
+# under the same mask ran 206 either way, so the rule is limited to bf16 (tile_sweep_third.txt);
+# and to the one-row tiles it was measured on (2-D tiles took no hint better: tile_sweep_s7evict).
 DENSE_BF16_X_EVICTION = "evict_first"
 NUM_STAGES = None
+# Unsplit 2-D tiles of CONSTANT_SIZES_MIN_ELEMENTS or more take the sizes of i and k as
+# compile-time constants, as Inductor compiles them (one kernel per shape; smaller inputs keep one
+# kernel for all): the loop's trip count known, 8192x4x8192 dim 0 under a mask over M (varying
+# along both the columns and k) ran in 157-158 µs instead of 207-209 on the same tile, and so
+# beats the split one-row tiles' 164-166; dense 200 instead of 235 (205); without a mask 135
+# instead of 139; under a mask over N 112-114 instead of 113-115 (tile_sweep_s7const).
+CONSTANT_SIZES = True
+CONSTANT_SIZES_MIN_ELEMENTS = 2**22
 # Load a mask that is constant along k once per program (else with every tile, like one that varies).
 HOIST_CONSTANT_MASK = True
 # Read x only where the mask keeps it, when the mask is constant along x's contiguous dim.
@@ -233,6 +249,7 @@ def _reduce_kernel(
     SPLIT: tl.constexpr, X_EVICTION: tl.constexpr, OPERAND_EVICTION: tl.constexpr, HOIST_MASK: tl.constexpr,
     FINISH_IN_KERNEL: tl.constexpr, WIDE_INDEX: tl.constexpr,
     MASK_SUMS: tl.constexpr, SELECT_PRODUCTS: tl.constexpr, ZERO_DROPPED_SCALE: tl.constexpr,
+    SIZE_I: tl.constexpr = 0, SIZE_K: tl.constexpr = 0,
 ):
     """Y[o, i] = sum over k of X[o, i, k] * Scale[o, i, k] where Mask[o, i, k] != 0.
 
@@ -243,6 +260,7 @@ def _reduce_kernel(
     Arrivals[p], zero before the launch and reset to zero by that program) adds the tile's
     partials in order of s, as ``_finalize_kernel`` would in a second launch.
     WIDE_INDEX: offsets in int64; else int32 (the host checks that every offset fits).
+    SIZE_I, SIZE_K: size_i and size_k compiled in (unsplit launches only), else 0: read at run time.
     How the mask drops products (each result the same: dropped products add nothing, and an inf
     or NaN there never leaks): SELECT_PRODUCTS, a select on every product; MASK_SUMS (the mask is
     constant along k), a select on each sum at the end; ZERO_DROPPED_SCALE (with LOAD_ONLY_KEPT:
@@ -260,13 +278,19 @@ def _reduce_kernel(
     if WIDE_INDEX:
         pid = pid.to(tl.int64)
         split_index = split_index.to(tl.int64)
+    if SIZE_I > 0:
+        size_i = SIZE_I
     i_blocks = tl.cdiv(size_i, BLOCK_I)
     o = pid // i_blocks
     i = (pid % i_blocks) * BLOCK_I + tl.arange(0, BLOCK_I)
     i_ok = i < size_i
-    k_lo = split_index * k_per_split
-    k_hi = tl.minimum(k_lo + k_per_split, size_k)
-    live = (k_lo + tl.zeros((1,), dtype=k_lo.dtype)) < k_hi  # a block: the interpreter rejects a scalar mask
+    if SIZE_K > 0:
+        k_lo = 0
+        k_hi = SIZE_K
+    else:
+        k_lo = split_index * k_per_split
+        k_hi = tl.minimum(k_lo + k_per_split, size_k)
+    live = (tl.zeros((1,), dtype=tl.int32) + k_lo) < k_hi  # a block: the interpreter rejects a scalar mask
     k = k_lo + tl.arange(0, BLOCK_K)
     # Values constant along k: one load per program. With PREFETCH_MASK (x's loads wait for the
     # mask), each tile's mask is loaded one tile ahead (mask_next).
@@ -414,10 +438,12 @@ class Tile(NamedTuple):
 
 
 def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool,
-                mask_repeats_along_i: bool = False, mask_varies_along_k: bool = False) -> Tile:
+                mask_repeats_along_i: bool = False, mask_varies_along_k: bool = False,
+                constant_sizes: bool = False) -> Tile:
     """(BLOCK_I, BLOCK_K, num_warps, UNROLL): the tile's long side runs along x's contiguous
     axis, so loads coalesce whether or not that axis is the reduced one. (A mask that does not
-    repeat along i varies along it.)"""
+    repeat along i varies along it.) ``constant_sizes``: an unsplit 2-D tile would compile its
+    sizes in (``_constant_sizes``)."""
     programs_one_row = size_o * _cdiv(size_i, ONE_ROW_COLUMNS)
     size_i, size_k = _next_power_of_2(max(size_i, 1)), _next_power_of_2(max(size_k, 1))
     if reduced_is_fast:
@@ -426,7 +452,7 @@ def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool,
             return Tile(block_i, min(size_k, REUSE_TILE // block_i), REUSE_WARPS, REUSE_UNROLL)
         block_k = min(size_k, ROW_TILE // min(ROW_ROWS, size_i))
         return Tile(min(size_i, ROW_TILE // block_k), block_k, ROW_WARPS, ROW_UNROLL)
-    two_d = SHORT_K < size_k <= TWO_D_MAX_K and (mask_repeats_along_i or not mask_varies_along_k)
+    two_d = SHORT_K < size_k <= TWO_D_MAX_K and (mask_repeats_along_i or not mask_varies_along_k or constant_sizes)
     if size_k <= ONE_ROW_MAX_K and programs_one_row >= ONE_ROW_MIN_PROGRAMS and not two_d:
         if size_k > SHORT_K:
             return Tile(min(size_i, LONG_COLUMNS), 1, LONG_WARPS, LONG_UNROLL)
@@ -435,7 +461,8 @@ def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool,
     block_i = min(size_i, COLUMN_BLOCK_I)
     block_k = min(size_k, max(1, COLUMN_TILE // block_i))
     # More warps pay off only on full tiles; on a reduced dim of 4 they were 3x slower than 4.
-    return Tile(block_i, block_k, COLUMN_WARPS if block_i * block_k >= COLUMN_TILE else 4, COLUMN_UNROLL,
+    return Tile(block_i, block_k, COLUMN_WARPS if block_i * block_k >= COLUMN_TILE else 4,
+                COLUMN_KEPT_UNROLL if mask_repeats_along_i else COLUMN_UNROLL,
                 TWO_D_MIN_PROGRAMS_PER_SM if two_d else None)
 
 
@@ -476,10 +503,17 @@ def _make_plan(x: torch.Tensor, roles, sizes, tile: Tile, target_per_sm: int | N
     return Plan(*roles, tile.block_i, tile.block_k, tile.num_warps, tile.unroll, splits, k_per_split)
 
 
+def _constant_sizes(x: torch.Tensor, sizes) -> bool:
+    """Whether a 2-D tile for these sizes would run unsplit with its sizes compiled in."""
+    size_o, size_i, _ = sizes
+    return (CONSTANT_SIZES and x.numel() >= CONSTANT_SIZES_MIN_ELEMENTS
+            and size_o * _cdiv(size_i, COLUMN_BLOCK_I) >= TWO_D_MIN_PROGRAMS_PER_SM * _sm_count(x.device))
+
+
 def _plan(x: torch.Tensor, dim: int, mask: torch.Tensor | None) -> Plan:
     """The heuristic layout of one reduce, from shapes and strides alone."""
     roles, sizes, flags = _layout(x, dim, mask)
-    return _make_plan(x, roles, sizes, _tile_shape(*sizes, *flags))
+    return _make_plan(x, roles, sizes, _tile_shape(*sizes, *flags, _constant_sizes(x, sizes)))
 
 
 def _clip_tile(block_i: int, block_k: int, num_warps: int, unroll: int, size_i: int, size_k: int) -> Tile:
@@ -492,7 +526,7 @@ def _candidate_plans(x: torch.Tensor, dim: int, mask: torch.Tensor | None) -> li
     candidates of its class, clipped to the sizes, without repeats."""
     roles, sizes, flags = _layout(x, dim, mask)
     (_, size_i, size_k), (reduced_is_fast, repeats, _) = sizes, flags
-    plans = [_make_plan(x, roles, sizes, _tile_shape(*sizes, *flags))]
+    plans = [_make_plan(x, roles, sizes, _tile_shape(*sizes, *flags, _constant_sizes(x, sizes)))]
     if reduced_is_fast:
         options = [(tile, None) for tile in (REUSE_CANDIDATES if repeats else ROW_CANDIDATES)]
     elif size_k <= SHORT_K:
@@ -747,7 +781,7 @@ def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
     skip_select = MASK_AFTER_SUM and load_only_kept and not mask_sums
     x_eviction = X_EVICTION
     if (x.dtype == torch.bfloat16 and fast_dim != dim and size_k > SHORT_K and has_mask
-            and 0 not in mask_stride):
+            and 0 not in mask_stride and plan.block_k == 1):
         x_eviction = DENSE_BF16_X_EVICTION
     out_stride = out.stride()
     out_o, out_i = out_stride[plan.outer - (plan.outer > dim)], out_stride[plan.inner - (plan.inner > dim)]
@@ -766,12 +800,23 @@ def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
         X_EVICTION=x_eviction, OPERAND_EVICTION=OPERAND_EVICTION, HOIST_MASK=HOIST_CONSTANT_MASK,
         WIDE_INDEX=wide_index, MASK_SUMS=mask_sums, SELECT_PRODUCTS=has_mask and not (mask_sums or skip_select),
         ZERO_DROPPED_SCALE=has_scale and skip_select,
+        # Sizes compiled in: unsplit 2-D tiles of large inputs (CONSTANT_SIZES).
+        **_size_constants(plan, x, fast_dim != dim, (size_i, size_k)),
         num_warps=plan.num_warps, **({} if NUM_STAGES is None else {"num_stages": NUM_STAGES}),
     )
     scalars = (dim, size_o, size_i, size_k, plan.k_per_split, *x_roles, *mask_stride, *scale_stride, out_o, out_i)
     finalize = ((_cdiv(size_o * size_i, FINALIZE_BLOCK),), (plan.splits, size_o, size_i, out_o, out_i))
     return LaunchSpec((programs, plan.splits), scalars, constants,
                       (plan.splits, size_o, size_i) if split else None, finalize if split else None)
+
+
+def _size_constants(plan: Plan, x, reduced_is_slow: bool, sizes) -> dict:
+    """SIZE_I and SIZE_K: the sizes for an unsplit 2-D tile of CONSTANT_SIZES_MIN_ELEMENTS or more
+    (``CONSTANT_SIZES``), else 0 (read at run time)."""
+    two_d = reduced_is_slow and plan.block_k > 1 and plan.splits == 1
+    if CONSTANT_SIZES and two_d and x.numel() >= CONSTANT_SIZES_MIN_ELEMENTS:
+        return {"SIZE_I": sizes[0], "SIZE_K": sizes[1]}
+    return {"SIZE_I": 0, "SIZE_K": 0}
 
 
 def _run(spec: LaunchSpec, x, mask, scale, out) -> None:

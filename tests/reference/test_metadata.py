@@ -12,10 +12,19 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from stridelint.reference import metadata as METADATA_MODULE
 from stridelint.reference.measure import compare_hooks, peak_memory
 from stridelint.reference.metadata import _count_kept, _narrow_broadcast, _repeats, reduce_launch_metadata
 
 KERNEL = SimpleNamespace(name="_reduce_kernel")
+# Where the hook counts in the Triton kernel: CUDA, or the CPU under Triton's interpreter.
+DEVICE = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def counting_in(monkeypatch, counting):
+    """Make the hook count masks on DEVICE in the Triton kernel or in torch slabs."""
+    kernel_devices = (DEVICE,) if counting == "kernel" else ()
+    monkeypatch.setattr(METADATA_MODULE, "KERNEL_DEVICE_TYPES", kernel_devices)
 
 
 def naive_launch_metadata(grid, kernel, args):
@@ -59,7 +68,7 @@ def assert_same_metadata(shipped, naive):
 
 
 @st.composite
-def broadcast_masks(draw):
+def broadcast_masks(draw, device="cpu"):
     """3-D masks with sizes 0..6, broadcast over a random subset of dims (sometimes from a 0-d
     or lower-rank base), sometimes permuted so stride-0 dims land anywhere."""
     shape = tuple(draw(st.lists(st.integers(0, 6), min_size=3, max_size=3)))
@@ -67,7 +76,7 @@ def broadcast_masks(draw):
     base_shape = base_shape[draw(st.integers(0, 3)):]
     dtype = draw(st.sampled_from([torch.bool, torch.int32]))
     generator = torch.Generator().manual_seed(draw(st.integers(0, 2**16)))
-    mask = torch.randint(0, 3, base_shape, generator=generator).to(dtype).expand(shape)
+    mask = torch.randint(0, 3, base_shape, generator=generator).to(dtype).to(device).expand(shape)
     order = draw(st.permutations(range(3)))
     return mask.permute(*order)
 
@@ -76,6 +85,27 @@ def broadcast_masks(draw):
 @given(broadcast_masks(), st.integers(-3, 2), st.sampled_from([None, torch.float32, torch.bfloat16]))
 def test_shipped_hook_matches_naive_hook(mask, dim, scale_dtype):
     args = hook_args(mask, dim, scale_dtype)
+    assert_same_metadata(reduce_launch_metadata((1,), KERNEL, args), naive_launch_metadata((1,), KERNEL, args))
+
+
+@settings(max_examples=150, deadline=None)
+@given(broadcast_masks(DEVICE), st.integers(-3, 2), st.sampled_from([None, torch.float32]))
+def test_shipped_hook_counting_in_the_kernel_matches_naive_hook(mask, dim, scale_dtype):
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        counting_in(monkeypatch, "kernel")
+        monkeypatch.setattr(METADATA_MODULE, "_count_kept", None)  # the torch path is not taken
+        args = hook_args(mask, dim, scale_dtype)
+        shipped = reduce_launch_metadata((1,), KERNEL, args)
+    assert_same_metadata(shipped, naive_launch_metadata((1,), KERNEL, args))
+
+
+def test_masks_of_more_dims_than_the_kernel_takes_are_counted_in_torch(monkeypatch):
+    counting_in(monkeypatch, "kernel")
+    monkeypatch.setattr(METADATA_MODULE, "weighted_kept_counts", None)  # the kernel is not called
+    mask = torch.randint(0, 3, (2, 1, 3, 1, 2), generator=torch.Generator().manual_seed(0)).to(DEVICE)
+    mask = mask.expand(2, 4, 3, 5, 2)
+    x = torch.empty(mask.shape, dtype=torch.float16)
+    args = {"X": x, "Y": x.sum(3), "Mask": mask, "Scale": x, "DIM": 3, "HAS_MASK": True, "HAS_SCALE": False}
     assert_same_metadata(reduce_launch_metadata((1,), KERNEL, args), naive_launch_metadata((1,), KERNEL, args))
 
 
@@ -172,8 +202,9 @@ def _fixed_naive_hook():
 )
 def test_the_linter_fix_of_the_naive_hook_gives_the_shipped_numbers(base_shape, dim):
     """The validated target: `stridelint fix` turns the naive hook into one that reports what
-    the shipped hook reports (the shipped one also counts in slabs, to stay under the mask's
-    storage), and the shipped hook is clean under `stridelint check`."""
+    the shipped hook reports (the shipped one also counts in one Triton launch on CUDA and in
+    slabs elsewhere, to stay under the mask's storage), and the shipped hook is clean under
+    `stridelint check`."""
     fixed_hook, root = _fixed_naive_hook()
     mask = torch.randint(0, 3, base_shape, generator=torch.Generator().manual_seed(dim)).to(torch.int32)
     args = hook_args(mask.expand(6, 4, 5), dim, torch.float32)
@@ -210,8 +241,9 @@ STORAGE_CASES = [
 @pytest.mark.parametrize(("stored_shape", "shape", "dim"), STORAGE_CASES)
 def test_shipped_hook_peak_stays_within_the_mask_storage(stored_shape, shape, dim, mask_dtype):
     """Issue target: the hook's temporaries peak within 1.5x the mask's storage (the CPU
-    profiler's allocator events, semantics §1.5; sizes, not timings). Before slab counting,
-    the (65536, 4, 8192) bool mask broadcast over N cost 25x."""
+    profiler's allocator events, semantics §1.5; sizes, not timings), counting in torch slabs
+    as it does off CUDA (test_kept_counts.py measures the Triton path on CUDA). Before slab
+    counting, the (65536, 4, 8192) bool mask broadcast over N cost 25x."""
     stored = torch.randint(0, 3, stored_shape, generator=torch.Generator().manual_seed(0)).to(mask_dtype)
     mask = stored.expand(shape)
     # X and Y are only measured: zero-copy placeholders of their shapes.

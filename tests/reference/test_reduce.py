@@ -220,6 +220,28 @@ REDUCE_MODULE = importlib.import_module("stridelint.reference.reduce")  # not th
 
 
 @pytest.fixture
+def constant_size_2d_tiles(monkeypatch):
+    """Every reduce over a dim that is not contiguous (longer than 1) on unsplit 2-D tiles
+    whose sizes are compiled in (CONSTANT_SIZES), whatever the input's size and grid."""
+    for name, value in {"SHORT_K": 1, "TWO_D_MAX_K": 2**62, "TWO_D_MIN_PROGRAMS_PER_SM": 0,
+                        "CONSTANT_SIZES": True, "CONSTANT_SIZES_MIN_ELEMENTS": 0,
+                        "COLUMN_BLOCK_I": 2, "COLUMN_TILE": 4}.items():
+        monkeypatch.setattr(REDUCE_MODULE, name, value)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(reduce_cases())
+def test_random_cases_match_torch_with_constant_size_2d_tiles(constant_size_2d_tiles, case):
+    x, dim = case[0], case[1] % 3
+    mask = case[2]
+    plan = REDUCE_MODULE._plan(x, dim, None if mask is None else mask.expand(x.shape))
+    column_tiles = REDUCE_MODULE._fast_dim(x) != dim
+    constants = REDUCE_MODULE._size_constants(plan, x, column_tiles, (x.shape[plan.inner], x.shape[dim]))
+    assert (constants["SIZE_K"] > 0) == (column_tiles and plan.block_k > 1)  # the path under test
+    assert_matches_reference(*case)
+
+
+@pytest.fixture
 def one_row_tiles(monkeypatch):
     """Non-contiguous reduced dims take the one-reduced-row tile whatever the grid (the default
     now; kept so a later threshold cannot silently take tiny shapes off this path)."""
@@ -284,7 +306,7 @@ def test_split_reduced_dim_drops_inf_and_nan(split_tiles, dim):
 
 
 def test_split_reduced_dim_finishes_in_one_launch_and_resets_its_counters(split_tiles, monkeypatch):
-    x, mask = make_x((3, 6, 7)), make_mask((3, 6, 1))
+    x, mask = make_x((3, 8, 7)), make_mask((3, 8, 1))  # k of 8: split under two 2-D tiles a step too
     finalize = _LaunchRecorder()
     monkeypatch.setattr(REDUCE_MODULE, "_finalize_kernel", finalize)
     first = reduce(x, 1, mask)
@@ -334,8 +356,9 @@ def test_tile_choice(shape, dim, one_row):
 @pytest.mark.parametrize(
     ("shape", "dim", "mask_shape", "split"),
     [
-        ((4, 8192, 8192), 1, (4, 8192, 8192), True),  # 4 x 8192 outputs over 8192 rows: too few tiles alone
-        ((8192, 4, 8192), 0, (8192, 1, 8192), True),
+        ((4, 8192, 8192), 1, (4, 8192, 8192), False),  # 2-D tiles, sizes compiled in: 512 programs, enough
+        ((65536, 4, 8192), 0, (65536, 4, 8192), True),  # k over TWO_D_MAX_K: one-row tiles, too few alone
+        ((65536, 4, 8192), 0, (65536, 1, 8192), True),
         ((65536, 4, 8192), 0, None, True),
         ((8192, 4, 8192), 0, None, False),  # 2-D tiles: 512 programs, enough
         ((16384, 1, 256), 0, None, True),  # 2-D tiles: 4 programs, too few
@@ -356,6 +379,7 @@ def test_long_reduced_dims_are_split_when_the_output_is_small(shape, dim, mask_s
         assert (plan.splits - 1) * plan.k_per_split < shape[dim] <= plan.splits * plan.k_per_split
 
 
+@pytest.mark.parametrize("constant_sizes", [True, False])
 @pytest.mark.parametrize(
     ("shape", "dim", "mask_shape", "two_d"),
     [
@@ -363,20 +387,48 @@ def test_long_reduced_dims_are_split_when_the_output_is_small(shape, dim, mask_s
         ((4, 8192, 8192), 1, None, True),
         ((8192, 4, 8192), 0, (8192, 4, 1), True),  # the mask broadcast over the tile's columns
         ((4, 8192, 8192), 1, (4, 1, 8192), True),  # constant along k
-        ((8192, 4, 8192), 0, (8192, 1, 8192), False),  # varies along the columns and k
-        ((8192, 4, 8192), 0, (8192, 4, 8192), False),
+        ((8192, 4, 8192), 0, (8192, 1, 8192), None),  # varies along the columns and k
+        ((8192, 4, 8192), 0, (8192, 4, 8192), None),
+        ((4, 8192, 8192), 1, (4, 8192, 8192), None),
+        ((4, 64, 8192), 1, (4, 64, 8192), False),  # too few programs to run unsplit
         ((65536, 4, 8192), 0, None, False),  # k longer than TWO_D_MAX_K
         ((8192, 4, 8192), 1, None, False),  # short k
     ],
 )
-def test_long_reduced_dims_take_2d_tiles_unless_the_mask_varies_along_columns_and_k(shape, dim, mask_shape,
-                                                                                    two_d):
+def test_which_long_reduced_dims_take_2d_tiles(monkeypatch, shape, dim, mask_shape, two_d, constant_sizes):
+    """None: 2-D tiles exactly when their sizes are compiled in (CONSTANT_SIZES)."""
+    monkeypatch.setattr(REDUCE_MODULE, "CONSTANT_SIZES", constant_sizes)
     plan = meta_plan(shape, dim, mask_shape)
-    assert (plan.block_k > 1) == two_d
+    assert (plan.block_k > 1) == (constant_sizes if two_d is None else two_d)
     if two_d:
         block_k = REDUCE_MODULE.COLUMN_TILE // REDUCE_MODULE.COLUMN_BLOCK_I
         assert (plan.block_i, plan.block_k, plan.num_warps) == (
             REDUCE_MODULE.COLUMN_BLOCK_I, block_k, REDUCE_MODULE.COLUMN_WARPS)
+        # Two tiles a step only where x is read where kept: a mask constant along the columns.
+        kept_only = mask_shape is not None and mask_shape[plan.inner] == 1
+        assert plan.unroll == (REDUCE_MODULE.COLUMN_KEPT_UNROLL if kept_only else REDUCE_MODULE.COLUMN_UNROLL)
+
+
+@pytest.mark.parametrize(
+    ("shape", "dim", "splits", "constant"),
+    [
+        ((8192, 4, 8192), 0, None, True),  # unsplit 2-D tiles of 2**28 elements
+        ((4, 8192, 8192), 1, None, True),
+        ((8192, 4, 8192), 0, 2, False),  # split: k read at run time
+        ((16, 64, 1024), 1, None, False),  # 2**20 elements: one kernel for every shape
+        ((8192, 4, 8192), 2, None, False),  # row tiles
+        ((8192, 4, 8192), 1, None, False),  # one-row tiles
+    ],
+)
+def test_sizes_are_compiled_in_only_for_unsplit_2d_tiles_of_large_inputs(monkeypatch, shape, dim, splits, constant):
+    monkeypatch.setattr(REDUCE_MODULE, "TWO_D_MIN_PROGRAMS_PER_SM", 0)
+    x = torch.empty(shape, device="meta")
+    plan = REDUCE_MODULE._plan(x, dim, None)
+    if splits is not None:
+        plan = plan._replace(splits=splits)
+    sizes = (shape[plan.inner], shape[dim])
+    expected = {"SIZE_I": sizes[0], "SIZE_K": sizes[1]} if constant else {"SIZE_I": 0, "SIZE_K": 0}
+    assert REDUCE_MODULE._size_constants(plan, x, REDUCE_MODULE._fast_dim(x) != dim, sizes) == expected
 
 
 @pytest.mark.parametrize(
@@ -422,8 +474,9 @@ class _LaunchRecorder:
 @pytest.mark.parametrize(
     ("shape", "dim", "dtype", "mask_shape", "eviction"),
     [
-        ((4, 8192, 8192), 1, torch.bfloat16, (4, 8192, 8192), "evict_first"),  # long k, dense mask
-        ((8192, 4, 8192), 0, torch.bfloat16, (8192, 4, 8192), "evict_first"),
+        ((65536, 4, 8192), 0, torch.bfloat16, (65536, 4, 8192), "evict_first"),  # long k, dense mask
+        ((4, 8192, 8192), 1, torch.bfloat16, (4, 8192, 8192), ""),  # 2-D tiles (sizes compiled in)
+        ((8192, 4, 8192), 0, torch.bfloat16, (8192, 4, 8192), ""),
         ((4, 8192, 8192), 1, torch.float16, (4, 8192, 8192), ""),  # fp16: no hint
         ((4, 8192, 8192), 1, torch.bfloat16, (4, 1, 8192), ""),  # mask broadcast over M
         ((4, 8192, 8192), 1, torch.bfloat16, None, ""),
@@ -431,7 +484,7 @@ class _LaunchRecorder:
         ((4, 8192, 8192), 2, torch.bfloat16, (4, 8192, 8192), ""),  # k contiguous: row tiles
     ],
 )
-def test_x_eviction_hint_only_for_bf16_under_a_dense_mask_in_long_columns(monkeypatch, shape, dim, dtype,
+def test_x_eviction_hint_only_for_bf16_under_a_dense_mask_in_long_one_row_columns(monkeypatch, shape, dim, dtype,
                                                                           mask_shape, eviction):
     recorder = _LaunchRecorder()
     monkeypatch.setattr(REDUCE_MODULE, "_reduce_kernel", recorder)
@@ -456,6 +509,7 @@ def test_offsets_are_int32_only_where_every_offset_fits(shape, dim, fits):
 
 @pytest.mark.parametrize(("shape", "one_launch"), [((8192, 4, 8192), True), ((65536, 4, 8192), False)])
 def test_split_reduce_takes_a_second_launch_only_with_int64_offsets(monkeypatch, shape, one_launch):
+    monkeypatch.setattr(REDUCE_MODULE, "CONSTANT_SIZES", False)  # else 8192x4x8192 takes unsplit 2-D tiles
     reduce_kernel, finalize = _LaunchRecorder(), _LaunchRecorder()
     monkeypatch.setattr(REDUCE_MODULE, "_reduce_kernel", reduce_kernel)
     monkeypatch.setattr(REDUCE_MODULE, "_finalize_kernel", finalize)
@@ -573,10 +627,11 @@ def test_launch_metadata_hook_runs_on_launch():
         "DIM": 2, "HAS_MASK": True, "HAS_SCALE": True,
     }
     expected = reduce_launch_metadata((64,), SimpleNamespace(name="_reduce_kernel"), args)
-    assert len(seen) == 1
-    assert seen[0]["name"] == expected["name"]
-    assert int(seen[0]["flops32"]) == int(expected["flops32"])
-    assert int(seen[0]["bytes"]) == int(expected["bytes"])
+    # The hook counts the mask in a launch of its own, which the enter hook sees first.
+    assert [launch["name"] for launch in seen[:-1]] == ["_kept_counts_kernel"]
+    assert seen[-1]["name"] == expected["name"]
+    assert int(seen[-1]["flops32"]) == int(expected["flops32"])
+    assert int(seen[-1]["bytes"]) == int(expected["bytes"])
 
 
 @pytest.mark.gpu
