@@ -30,6 +30,14 @@ def assigned_name(statement: cst.CSTNode | None) -> str | None:
     return None
 
 
+def statement_of(facts: ModuleFacts, inner: cst.CSTNode) -> cst.CSTNode:
+    """The statement of a block that holds inner (what the dataflow calls its statement)."""
+    current = inner
+    while not isinstance(facts.parents.get(current), (cst.IndentedBlock, cst.Module)):
+        current = facts.parents[current]
+    return current
+
+
 def simple_assignment(statement: cst.CSTNode, name: str) -> cst.Assign | None:
     """The `name = value` that statement is, when it is that alone."""
     if assigned_name(statement) == name:

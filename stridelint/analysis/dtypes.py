@@ -126,7 +126,9 @@ def _dtype_of(
         return "bool"
     if isinstance(node, cst.Name):
         found = reaching_assignment(facts, node, statement)
-        return _dtype_of(facts, found[0].value, found[1], depth + 1) if found else None
+        if found is None:  # a parameter: the dtype its callers' broadcasts have, if shown
+            return facts.parameter_dtype(node)
+        return _dtype_of(facts, found[0].value, found[1], depth + 1)
     if isinstance(node, cst.Subscript):
         return _dtype_of(facts, node.value, statement, depth + 1)
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):

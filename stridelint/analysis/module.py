@@ -15,12 +15,13 @@ from functools import cached_property
 import libcst as cst
 
 from stridelint.analysis import evidence as param_evidence
-from stridelint.analysis import torch_ops
+from stridelint.analysis import dtypes, torch_ops
+from stridelint.analysis.bindings import statement_of
 from stridelint.analysis.dataflow import CallSite, FunctionFlow
 from stridelint.analysis.launches import launch_parameters
 from stridelint.analysis.stride_text import reads_stride_attribute
 from stridelint.analysis.strides import StrideHelper, stride_helper
-from stridelint.analysis.tree import children
+from stridelint.analysis.tree import assigned_names, children
 from stridelint.analysis.names import ImportTable, dotted, iter_statements
 from stridelint.analysis.positions import Positions
 from stridelint.analysis.outer_flows import (
@@ -74,6 +75,10 @@ class ModuleFacts:
         self.hooks = {k.hook for k in self.kernels.values() if k.hook} | {
             f.name.value for f in self.functions if _has_hook_signature(f)
         }
+        # function -> parameter -> the dtype every broadcast its callers pass it is shown to
+        # have (`A.float()` of an A the caller made float32 is no copy); filled by `flows`.
+        self.parameter_dtypes: dict[str, dict[str, str]] = {}
+        self._bound_names: dict[cst.FunctionDef, set[str]] = {}
 
     # ---- positions and text -----------------------------------------------------------
 
@@ -216,9 +221,13 @@ class ModuleFacts:
                 flows[self.module] = module_flow
             new_calls, new_hooks = self._propagate(flows)
             new_returns = self._return_summaries(flows)
-            if (new_calls, new_hooks, new_returns) == (call_facts, hook_facts, return_facts):
+            new_dtypes = self._argument_dtypes(flows)
+            if (new_calls, new_hooks, new_returns, new_dtypes) == (
+                call_facts, hook_facts, return_facts, self.parameter_dtypes
+            ):  # fmt: skip
                 break
             call_facts, hook_facts, return_facts = new_calls, new_hooks, new_returns
+            self.parameter_dtypes = new_dtypes
         return {**flows, **self._lambda_flows(list(flows.values()), globals_)}
 
     @cached_property
@@ -365,6 +374,47 @@ class ModuleFacts:
                         continue
                     self._propagate_launch(caller, site, kernel, hook_facts)
         return call_facts, hook_facts
+
+    def _argument_dtypes(self, flows: dict[cst.CSTNode, FunctionFlow]) -> dict[str, dict[str, str]]:
+        """For each module function's parameter, the one dtype that every broadcast passed to
+        it at this round's call sites is shown to have (dtypes.dtype_of, at the call); none
+        where one of them is unknown or two differ."""
+        seen: dict[str, dict[str, set[str | None]]] = {}
+        for flow in flows.values():
+            for site in flow.calls.values():
+                callee = self.top_functions.get(site.callee)
+                if callee is None:
+                    continue
+                params = [p.name.value for p in param_evidence.parameters(callee)]
+                for key, expr, value in site.arguments:
+                    name = params[key] if isinstance(key, int) and key < len(params) else key
+                    if isinstance(value, Broadcast) and isinstance(name, str) and name in params:
+                        dtype = dtypes.dtype_of(self, expr, statement_of(self, site.call))
+                        seen.setdefault(site.callee, {}).setdefault(name, set()).add(dtype)
+        return {
+            callee: known
+            for callee, by_name in seen.items()
+            if (known := {n: d.pop() for n, d in by_name.items() if len(d) == 1 and None not in d})
+        }
+
+    def parameter_dtype(self, name: cst.Name) -> str | None:
+        """The dtype `name` has as a parameter of a module function that never rebinds it,
+        when every broadcast its callers pass is shown to have that dtype (parameter_dtypes)."""
+        current = self.parents.get(name)
+        while current is not None and not isinstance(current, (cst.FunctionDef, cst.Lambda)):
+            current = self.parents.get(current)
+        if not isinstance(current, cst.FunctionDef):
+            return None
+        dtype = self.parameter_dtypes.get(current.name.value, {}).get(name.value)
+        if dtype is None or self.top_functions.get(current.name.value) is not current:
+            return None
+        return None if name.value in self._bound_in(current) else dtype
+
+    def _bound_in(self, func: cst.FunctionDef) -> set[str]:
+        bound = self._bound_names.get(func)
+        if bound is None:
+            bound = self._bound_names[func] = assigned_names(func.body)
+        return bound
 
     def _return_summaries(self, flows: dict[cst.CSTNode, FunctionFlow]) -> dict[str, Broadcast]:
         """What a call of each module function gives its caller, when the function returns a

@@ -6,6 +6,7 @@ import textwrap
 
 import libcst as cst
 
+from stridelint.analysis.bindings import statement_of  # noqa: F401  # re-exported for the tests
 from stridelint.analysis.dataflow import FunctionFlow
 from stridelint.analysis.module import ModuleFacts
 from stridelint.analysis.tree import walk
@@ -22,14 +23,6 @@ def node(facts: ModuleFacts, code: str, kind: type[cst.CSTNode] = cst.CSTNode, n
     """The nth node of `kind`, in source order, whose code is exactly `code`."""
     found = [n for n in walk(facts.module) if isinstance(n, kind) and facts.text_of(n) == code]
     return found[nth]
-
-
-def statement_of(facts: ModuleFacts, inner: cst.CSTNode) -> cst.CSTNode:
-    """The statement of a block that holds inner (what the dataflow calls its statement)."""
-    current = inner
-    while not isinstance(facts.parents.get(current), (cst.IndentedBlock, cst.Module)):
-        current = facts.parents[current]
-    return current
 
 
 def flow_of(facts: ModuleFacts, function: str) -> FunctionFlow:

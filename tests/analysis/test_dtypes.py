@@ -203,3 +203,52 @@ def test_einops_patterns_keep_the_dtype_of_what_they_move(header):
 def test_a_pattern_of_a_tensor_of_unknown_dtype_has_none():
     code = "from einops import repeat\ndef f(a, n):\n    t = repeat(a, 'h -> h p', p=n)\n    y = t + 1\n"
     assert _dtype_of(code) is None
+
+
+_STATE_STEP = """
+import torch
+
+def step(state, A, dt):
+    {body}
+    return state * torch.exp(dt * A.float())
+
+def forward(state, A_log, dt, head_dim: int):
+    A = {make_a}
+    return step(state, A[:, None].expand(-1, head_dim), dt)
+"""
+
+
+def _param_dtype(make_a: str = "-torch.exp(A_log.float())", body: str = "pass",
+                 extra: str = "") -> str | None:  # fmt: skip
+    """dtype_of the load of `A` in `A.float()` inside `step`."""
+    facts = facts_of(_STATE_STEP.format(make_a=make_a, body=body) + extra)
+    facts.flows  # the interprocedural rounds fill the parameter dtypes
+    load = node(facts, "A.float()", cst.Call).func.value
+    return dtypes.dtype_of(facts, load, statement_of(facts, load))
+
+
+def test_a_parameter_has_the_dtype_its_callers_broadcasts_are_shown_to_have():
+    assert _param_dtype() == "float32"
+
+
+def test_a_caller_of_unknown_dtype_leaves_the_parameter_unknown():
+    extra = "\ndef other(state, A, dt, n):\n    return step(state, A.expand(n, -1), dt)\n"
+    assert _param_dtype(extra=extra) is None
+
+
+def test_callers_of_two_dtypes_leave_the_parameter_unknown():
+    extra = "\ndef other(state, A, dt, n):\n    return step(state, A.half().expand(n, -1), dt)\n"
+    assert _param_dtype(extra=extra) is None
+
+
+def test_a_parameter_the_function_rebinds_is_unknown():
+    assert _param_dtype(body="A = A * 2") is None
+
+
+def test_a_float32_parameter_cast_to_float_is_no_copy():
+    facts = facts_of(_STATE_STEP.format(make_a="-torch.exp(A_log.float())", body="pass"))
+    (flow,) = facts.flows_named("step")
+    assert flow.sinks == {}
+    facts = facts_of(_STATE_STEP.format(make_a="-torch.exp(A_log)", body="pass"))
+    (flow,) = facts.flows_named("step")
+    assert [facts.text_of(s.node) for s in flow.sinks.values()] == ["A.float()"]
