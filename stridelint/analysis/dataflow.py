@@ -1041,8 +1041,12 @@ def _uniform_update(method: str, arguments: list[tuple[cst.Arg, Value]]) -> bool
 
 
 # Names that say they count or measure something (`num_experts`, `n_heads`, `token_count`,
-# `batch`, `bsz`, `batch_size`, `seq_len`): by convention one number, never a shape.
-_COUNT_NAME = re.compile(r"(?:num|n)_\w+|\w+_(?:num|count|size|len|length)|batch|bsz|seqlen")
+# `batch`, `bsz`, `batch_size`, `seq_len`): by convention one number, never a shape. Sizes that
+# are often pairs (`kernel_size`, `image_size`, `patch_size`, `window_size`) are not.
+_COUNT_NAME = re.compile(
+    r"(?:num|n)_\w+|\w+_(?:num|count|len|length)|batch|bsz|seqlen"
+    r"|(?!(?:\w+_)?(?:kernel|image|img|patch|window|grid|tile|spatial|input|output|frame)_size$)\w+_size"
+)
 
 
 def _spells_one_number(node: cst.BaseExpression, number_names: frozenset[str]) -> bool:

@@ -213,3 +213,12 @@ def test_indexing_with_a_name_that_holds_a_mask_gathers_a_dense_copy(index):
 def test_indexing_with_other_unknown_names_may_keep_the_view(index):
     value = value_of(f"g = x.expand(n, -1)\ny = g[{index}]\n")
     assert isinstance(value, Broadcast)
+
+
+@pytest.mark.parametrize("name", ["kernel_size", "image_size", "patch_size", "window_size"])
+def test_sizes_that_are_often_pairs_may_hold_a_shape(name):
+    from tests.analysis.parsed import facts_of, flow_of, node
+
+    facts = facts_of(f"def f(x, {name}):\n    return x.expand({name})\n")
+    value = flow_of(facts, "f").value_of(node(facts, f"x.expand({name})", cst.Call))
+    assert isinstance(value, Broadcast) and not value.small
