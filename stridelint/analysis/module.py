@@ -9,21 +9,18 @@ module function; a wrapper passing a broadcast tensor to a kernel whose hook rea
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
 import libcst as cst
 
-from stridelint.analysis import evidence as param_evidence
 from stridelint.analysis import dtypes, torch_ops
+from stridelint.analysis import evidence as param_evidence
 from stridelint.analysis.bindings import statement_of
 from stridelint.analysis.dataflow import CallSite, FunctionFlow
 from stridelint.analysis.launches import launch_parameters
-from stridelint.analysis.stride_text import reads_stride_attribute
-from stridelint.analysis.strides import StrideHelper, stride_helper
-from stridelint.analysis.tree import assigned_names, children
 from stridelint.analysis.names import ImportTable, dotted, iter_statements
-from stridelint.analysis.positions import Positions
 from stridelint.analysis.outer_flows import (
     MODULE,
     LambdaFlow,
@@ -32,7 +29,11 @@ from stridelint.analysis.outer_flows import (
     function_globals,
     global_facts,
 )
+from stridelint.analysis.positions import Positions
 from stridelint.analysis.scopes import Scopes
+from stridelint.analysis.stride_text import reads_stride_attribute
+from stridelint.analysis.strides import StrideHelper, stride_helper
+from stridelint.analysis.tree import assigned_names, children
 from stridelint.analysis.values import Broadcast, KernelHandle, Scalar, State, Value
 from stridelint.findings import Evidence, Position
 from stridelint.source import SourceText
@@ -346,33 +347,22 @@ class ModuleFacts:
         """Facts that flow into callees and hooks from this round's call sites."""
         call_facts: dict[str, dict[str, Broadcast]] = {}
         hook_facts: dict[str, dict[str, Broadcast]] = {}
+        for flow, site, name, expr, value in _broadcast_arguments(self, flows):
+            certainty = "" if value.state is State.DEFINITE else "possibly "
+            message = (
+                f"{_who(flow.caller)} passes a {certainty}broadcast tensor "
+                f"`{self.snippet(expr)}` here"
+            )
+            evidence = (Evidence(message, self.position(site.call)),) + value.evidence
+            known = call_facts.setdefault(site.callee, {})
+            if name not in known or known[name].state < value.state:
+                known[name] = Broadcast(value.state, evidence, small=value.small)
         for flow in flows.values():
-            caller = flow.caller
-            for site in flow.calls.values():
-                callee = self.top_functions.get(site.callee)
-                if callee is None:
-                    continue
-                params = [p.name.value for p in param_evidence.parameters(callee)]
-                for key, expr, value in site.arguments:
-                    if not isinstance(value, Broadcast):
-                        continue
-                    name = params[key] if isinstance(key, int) and key < len(params) else key
-                    if not isinstance(name, str) or name not in params:
-                        continue
-                    certainty = "" if value.state is State.DEFINITE else "possibly "
-                    message = (
-                        f"{_who(caller)} passes a {certainty}broadcast tensor "
-                        f"`{self.snippet(expr)}` here"
-                    )
-                    evidence = (Evidence(message, self.position(site.call)),) + value.evidence
-                    known = call_facts.setdefault(site.callee, {})
-                    if name not in known or known[name].state < value.state:
-                        known[name] = Broadcast(value.state, evidence, small=value.small)
             for site in flow.launches.values():
                 for kernel in (self.kernels.get(name) for name in site.kernels):
                     if kernel is None or kernel.hook is None:
                         continue
-                    self._propagate_launch(caller, site, kernel, hook_facts)
+                    self._propagate_launch(flow.caller, site, kernel, hook_facts)
         return call_facts, hook_facts
 
     def _argument_dtypes(self, flows: dict[cst.CSTNode, FunctionFlow]) -> dict[str, dict[str, str]]:
@@ -380,17 +370,9 @@ class ModuleFacts:
         it at this round's call sites is shown to have (dtypes.dtype_of, at the call); none
         where one of them is unknown or two differ."""
         seen: dict[str, dict[str, set[str | None]]] = {}
-        for flow in flows.values():
-            for site in flow.calls.values():
-                callee = self.top_functions.get(site.callee)
-                if callee is None:
-                    continue
-                params = [p.name.value for p in param_evidence.parameters(callee)]
-                for key, expr, value in site.arguments:
-                    name = params[key] if isinstance(key, int) and key < len(params) else key
-                    if isinstance(value, Broadcast) and isinstance(name, str) and name in params:
-                        dtype = dtypes.dtype_of(self, expr, statement_of(self, site.call))
-                        seen.setdefault(site.callee, {}).setdefault(name, set()).add(dtype)
+        for _, site, name, expr, _ in _broadcast_arguments(self, flows):
+            dtype = dtypes.dtype_of(self, expr, statement_of(self, site.call))
+            seen.setdefault(site.callee, {}).setdefault(name, set()).add(dtype)
         return {
             callee: known
             for callee, by_name in seen.items()
@@ -470,6 +452,23 @@ class ModuleFacts:
             return func.name.value in self.wrappers
         flow = self.flows.get(func)
         return flow is not None and flow.caller in self.wrappers
+
+
+def _broadcast_arguments(
+    facts: ModuleFacts, flows: dict[cst.CSTNode, FunctionFlow]
+) -> Iterator[tuple[FunctionFlow, CallSite, str, cst.BaseExpression, Broadcast]]:
+    """Each broadcast a flow passes to a parameter of a module function, by the parameter's
+    name: (the calling flow, the call, the parameter, the argument's code, its value)."""
+    for flow in flows.values():
+        for site in flow.calls.values():
+            callee = facts.top_functions.get(site.callee)
+            if callee is None:
+                continue
+            params = [p.name.value for p in param_evidence.parameters(callee)]
+            for key, expr, value in site.arguments:
+                name = params[key] if isinstance(key, int) and key < len(params) else key
+                if isinstance(value, Broadcast) and isinstance(name, str) and name in params:
+                    yield flow, site, name, expr, value
 
 
 def _who(caller: str) -> str:
