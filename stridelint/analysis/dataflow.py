@@ -706,9 +706,11 @@ class FunctionFlow:
         evidence = (NodeEvidence(self.facts, node, "`{}` makes a stride-0 view"),)
         if isinstance(receiver, Broadcast):
             evidence = evidence + receiver.evidence
-        small = (self._expands_to_one_dim(node) or self._repeats_a_few_times(node)) and (
-            not isinstance(receiver, Broadcast) or receiver.small
-        )
+        small = (
+            self._expands_to_one_dim(node)
+            or self._repeats_a_few_times(node)
+            or self._spans_only_small_dims(node)
+        ) and (not isinstance(receiver, Broadcast) or receiver.small)
         grid = (
             isinstance(receiver, Dense) and receiver.index
             or isinstance(receiver, Broadcast) and receiver.grid
@@ -747,6 +749,21 @@ class FunctionFlow:
                 return False
             repeats *= dims.decimal(dim)
         return repeats <= FEW_REPEATS
+
+    def _spans_only_small_dims(self, call: cst.Call) -> bool:
+        """`B.expand(batch_size, num_groups, num_heads // num_groups, state_size)`: every size
+        is spelled, by names of dims that count per-step things (batch, heads, groups, layers,
+        repeats, the state and head sizes), no sequence, token, spatial or feature length: the
+        result is one step's metadata, small beside the activations it is used with."""
+        dims = provenance.expanded_dims(self.facts, call)
+        if dims is None or not dims.candidates or any(literal_int(n) == -1 for n in dims.nodes):
+            return False  # a `-1` keeps a size the code does not spell
+        names = [
+            (dotted(name) or "").rsplit(".", 1)[-1].lower()
+            for size in dims.nodes
+            for name in _size_names(size)
+        ]
+        return bool(names) and all(_SMALL_DIM_NAME.fullmatch(name) for name in names)
 
     def _is_one_number(self, node: cst.BaseExpression) -> bool:
         """A size the code spells as one number (a name may hold a whole `x.shape`)."""
@@ -1047,6 +1064,26 @@ _COUNT_NAME = re.compile(
     r"(?:num|n)_\w+|\w+_(?:num|count|len|length)|batch|bsz|seqlen"
     r"|(?!(?:\w+_)?(?:kernel|image|img|patch|window|grid|tile|spatial|input|output|frame)_size$)\w+_size"
 )
+
+
+# Sizes of dims that count per-step things, never a sequence, tokens, pixels or features.
+_SMALL_DIM_NAME = re.compile(
+    r"(?:b|bs|bsz|batch|batch_size|n_rep|top_?k)"
+    r"|(?:(?:num|n)_)?(?:kv_|key_value_|local_)?(?:heads?|groups?|layers|hidden_layers)"
+    r"|(?:ssm_)?state_size|d_state|head_dim|headdim"
+)
+
+
+def _size_names(size: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The names and attributes a size is computed from (`num_heads // num_groups`), or a
+    sentinel that matches no small name when it holds anything else (a call, a subscript)."""
+    if isinstance(size, cst.Integer):
+        return []
+    if isinstance(size, (cst.Name, cst.Attribute)):
+        return [size]
+    if isinstance(size, cst.BinaryOperation):
+        return _size_names(size.left) + _size_names(size.right)
+    return [cst.Name("unknown_size")]
 
 
 def _spells_one_number(node: cst.BaseExpression, number_names: frozenset[str]) -> bool:

@@ -222,3 +222,26 @@ def test_sizes_that_are_often_pairs_may_hold_a_shape(name):
     facts = facts_of(f"def f(x, {name}):\n    return x.expand({name})\n")
     value = flow_of(facts, "f").value_of(node(facts, f"x.expand({name})", cst.Call))
     assert isinstance(value, Broadcast) and not value.small
+
+
+@pytest.mark.parametrize(
+    "expand",
+    ["b.expand(batch_size, num_groups, num_heads // num_groups, state_size)",
+     "b.expand(bsz, self.num_key_value_heads, n_rep, self.head_dim)",
+     "b.expand(batch, 2, n_heads, d_state)"],
+)  # fmt: skip
+def test_an_expand_over_per_step_dims_only_is_small(expand):
+    value = value_of(f"b = x[:, :, None]\ny = {expand}\n")
+    assert isinstance(value, Broadcast) and value.small
+
+
+@pytest.mark.parametrize(
+    "expand",
+    ["b.expand(batch_size, num_heads, seq_len, head_dim)",  # a sequence
+     "b.expand(batch_size, num_heads, -1, head_dim)",  # a kept dim of unknown size
+     "b.expand(batch_size, num_heads, x.shape[2], head_dim)",  # a size read from a tensor
+     "b.expand(batch_size, num_heads, hidden_size)"],  # features
+)  # fmt: skip
+def test_an_expand_with_another_dim_is_not_small(expand):
+    value = value_of(f"b = x[:, :, None]\ny = {expand}\n")
+    assert isinstance(value, Broadcast) and not value.small
