@@ -511,17 +511,19 @@ def run_files(
     todo = list(stamps)
     work = functools.partial(_check_file_lean, config=config, mode=mode, cache=cache)
     paths, known_clean = [files[i] for i in todo], [clean_keys[i] for i in todo]
-    if jobs <= 1 or unknown < 8 * jobs:  # a pool costs more than a pre-commit batch
-        for i, (report, key) in zip(todo, map(work, paths, known_clean)):
-            done[i], keys[i] = _ticked(report, on_checked), key
-    else:
-        with _ready_to_fork(), concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-            chunks = max(1, min(16, len(todo) // (4 * jobs)))
-            results = pool.map(work, paths, known_clean, chunksize=chunks)
-            for i, (report, key) in zip(todo, results):
+    try:
+        if jobs <= 1 or unknown < 8 * jobs:  # a pool costs more than a pre-commit batch
+            for i, (report, key) in zip(todo, map(work, paths, known_clean)):
                 done[i], keys[i] = _ticked(report, on_checked), key
-    if cache and todo:
-        _remember(cache, index, files, stamps, keys, done)
+        else:
+            with _ready_to_fork(), concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+                chunks = max(1, min(16, len(todo) // (4 * jobs)))
+                results = pool.map(work, paths, known_clean, chunksize=chunks)
+                for i, (report, key) in zip(todo, results):
+                    done[i], keys[i] = _ticked(report, on_checked), key
+    finally:  # a run stopped early (Ctrl-C) keeps what it checked: the index is its record
+        if cache and keys:
+            _remember(cache, index, files, {i: stamps[i] for i in keys}, keys, done)
     return [report for position in range(len(files)) for report in done[position]]
 
 

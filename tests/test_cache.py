@@ -362,6 +362,28 @@ def test_a_clean_file_is_recorded_in_the_index_alone_and_a_touch_keeps_it_clean(
     assert _checked(project, [clean, flagged], cache_dir)[1] == []
 
 
+def test_a_run_stopped_early_keeps_the_files_it_checked(project, monkeypatch):
+    """Clean files have no entry of their own: a run interrupted after two of three files
+    still writes the index for those two, and the next run checks only the third."""
+    from stridelint import engine
+
+    paths = [project.write(f"clean{i}.py", CLEAN) for i in range(3)]
+    cache_dir = project.root / "cache"
+    original = engine.check_bytes
+
+    def interrupted(data, display_path, *args, **kwargs):
+        if display_path == str(paths[2]):
+            raise KeyboardInterrupt
+        return original(data, display_path, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine, "check_bytes", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            _checked(project, paths, cache_dir)
+    reports, checked = _checked(project, paths, cache_dir)
+    assert checked == [paths[2]] and [r.findings for r in reports] == [[], [], []]
+
+
 INDEX_DAMAGE = {
     "not json": lambda text: "{not json",
     "truncated": lambda text: text[: len(text) // 2],

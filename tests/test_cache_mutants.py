@@ -226,6 +226,7 @@ CATCHES: list[tuple[Callable, dict, set[str]]] = [
      {"index-ignores-stamp", "index-trusts-key"}),
     (t.test_a_clean_file_is_recorded_in_the_index_alone_and_a_touch_keeps_it_clean, {},
      {"index-drops", "index-ignores-key", "index-trusts-key", "clean-entries-stored"}),
+    (t.test_a_run_stopped_early_keeps_the_files_it_checked, {}, {"index-drops"}),
     *[
         (t.test_a_damaged_index_is_empty_and_the_run_repairs_it, {"damage": damage},
          {"index-drops", "fragile-index"})
