@@ -349,7 +349,7 @@ def test_a_clean_file_is_recorded_in_the_index_alone_and_a_touch_keeps_it_clean(
     checked; its bytes changed at the same size, it is checked."""
     clean, flagged = project.write("clean.py", CLEAN), project.write("flagged.py", FLOAT_SUM)
     cache_dir = project.root / "cache"
-    cold, checked = _checked(project, [clean, flagged], cache_dir)
+    checked = _checked(project, [clean, flagged], cache_dir)[1]
     assert checked == [clean, flagged]
     assert len(list(cache_dir.rglob("*.json"))) == 1, "only the file with findings has an entry"
     info = clean.stat()
