@@ -3,7 +3,9 @@ to the config root (per-file-ignores depend on it), the effective settings and t
 
 Entries are JSON, validated field by field when read: a corrupt, truncated or foreign entry
 is a miss, never trusted (and never unpickled). Writes are atomic, so concurrent workers and
-interrupted runs cannot leave half an entry behind.
+interrupted runs cannot leave half an entry behind. A run of many files records the ones with
+nothing to report in its file index only (their key with their stat), written once at the
+end: an entry file each cost a cold run a tenth of its time (a temporary, a rename).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 from stridelint import __version__
 from stridelint.findings import Applicability, Edit, Evidence, Finding, Fix, Position
 
-FORMAT = 2
+FORMAT = 3
 CACHE_DIR_NAME = ".stridelint_cache"
 
 
@@ -39,23 +41,25 @@ class ResultCache:
         digest = hashlib.sha256(f"{FORMAT}\0{self.settings}".encode()).hexdigest()[:16]
         return self.directory / f"files-{digest}.index"
 
-    def file_index(self) -> dict[str, tuple[int, int, bool]]:
+    def file_index(self) -> dict[str, tuple[int, int, str, bool]]:
         """The files last checked without an error, by absolute path: their (mtime_ns, size)
-        when they were read, and whether they had findings. A clean file whose stat still
-        says the same is not read again (Ruff's rule too); one with findings is served from
-        its entry in this process. Any damage reads as an empty index."""
+        when they were read, the key of what was read, and whether they had findings. A clean
+        file whose stat still says the same is not read again (Ruff's rule too); one whose
+        stat changed but whose key did not is clean still (its only record: no entry is
+        written for it); one with findings is served from its entry in this process. Any
+        damage reads as an empty index."""
         try:
             document = json.loads(self._file_index().read_text(encoding="utf-8"))
             if document.get("format") != FORMAT or document.get("settings") != self.settings:
                 return {}
             return {
-                _str(path): (_int(mtime), _int(size), _bool(flagged))
-                for path, (mtime, size, flagged) in document["files"].items()
+                _str(path): (_int(mtime), _int(size), _str(key), _bool(flagged))
+                for path, (mtime, size, key, flagged) in document["files"].items()
             }
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return {}
 
-    def store_file_index(self, files: dict[str, tuple[int, int, bool]]) -> None:
+    def store_file_index(self, files: dict[str, tuple[int, int, str, bool]]) -> None:
         document = {"format": FORMAT, "settings": self.settings, "files": files}
         self._write(self._file_index(), document)
 

@@ -384,21 +384,38 @@ def check_file(
     path: Path, config: Config, mode: FixMode, cache: ResultCache | None = None
 ) -> FileReport | list[FileReport]:
     """A Python file's report; for a notebook, one report per cell (not cached)."""
+    return _check_file_keyed(path, config, mode, cache)[0]
+
+
+def _check_file_keyed(
+    path: Path,
+    config: Config,
+    mode: FixMode,
+    cache: ResultCache | None,
+    clean_key: str | None = None,
+    indexed: bool = False,
+) -> tuple[FileReport | list[FileReport], str | None]:
+    """check_file, and the cache key of the file's final content where its report may be
+    remembered. `clean_key` is the key the file index recorded for the file when it was
+    last clean: the same key is the same answer. With `indexed` (run_files, which records
+    the returned key in its index), a clean unchanged file gets no entry of its own."""
     if path.suffix == ".ipynb":
         from stridelint import notebook
 
-        return notebook.check(path, config, mode)
+        return notebook.check(path, config, mode), None
     display = str(path)
     try:
         data = path.read_bytes()
     except IsADirectoryError:
-        return FileReport(display, "", error="is a directory")
+        return FileReport(display, "", error="is a directory"), None
     except OSError as error:
-        return FileReport(display, "", error=error.strerror or str(error))
+        return FileReport(display, "", error=error.strerror or str(error)), None
     key = cache.key(config.relative_path(path), data) if cache else None
+    if key is not None and key == clean_key:
+        return FileReport(display, ""), key
     cached = cache.load(key) if cache and key else None
     if cached == []:  # nothing to show: the text is not needed
-        return FileReport(display, "")
+        return FileReport(display, ""), key
     if cached is not None and not (
         mode.apply and any(f.fix and f.fix.applies_under(mode.unsafe) for f in cached)
     ):
@@ -407,18 +424,21 @@ def check_file(
         except SourceError:  # a foreign entry for undecodable bytes: recompute
             text = None
         if text is not None:
-            return FileReport(display, text, cached)
+            return FileReport(display, text, cached), key
     report, source = check_bytes(data, display, config, path, mode)
     final = data if source is None or report.original_source is None else source.encode(report.source)
+    stored = None
     if cache and report.error is None and not report.internal_errors:
-        cache.store(cache.key(config.relative_path(path), final), report.findings)
+        stored = key if final is data else cache.key(config.relative_path(path), final)
+        if not (indexed and report.is_clean()):
+            cache.store(stored, report.findings)
     if source is None or report.original_source is None or not mode.write:
-        return report
+        return report, stored
     try:
         write_atomically(path, data, final)
     except WriteError as error:
         report.error = f"not fixed: {error}"
-    return report
+    return report, stored
 
 
 def add_noqa_to_file(path: Path, config: Config) -> tuple[FileReport, int]:
@@ -469,33 +489,41 @@ def run_files(
     With a cache, a file last checked clean whose (mtime, size) did not change since is not
     read at all (a warm run of a whole repository is then one `stat` per file), and files
     last checked with findings, unchanged, are served from their entries here: a pool of
-    workers only starts for files the index does not know.
+    workers only starts for files the index does not know. A file the index knows as clean
+    is read again when its stat changed, and is clean still if its key did not.
     `on_checked` is called once per file as its report arrives (a progress bar's tick).
     """
     index = cache.file_index() if cache else {}
     stamps: dict[int, tuple[int, int] | None] = {}
+    clean_keys: dict[int, str | None] = {}
     done: dict[int, list[FileReport]] = {}
+    keys: dict[int, str | None] = {}
     unknown = 0  # files to check that are not unchanged entries of the index
     for position, path in enumerate(files):
         stamp = _stamp(path) if cache and path.suffix != ".ipynb" else None
         known = index.get(os.path.abspath(path)) if stamp is not None else None
-        if known is not None and known[:2] == stamp and not known[2]:
+        if known is not None and known[:2] == stamp and not known[3]:
             done[position] = _ticked(FileReport(str(path), ""), on_checked)
             continue
         stamps[position] = stamp
+        clean_keys[position] = known[2] if known is not None and not known[3] else None
         unknown += known is None or known[:2] != stamp or mode.apply
     todo = list(stamps)
     work = functools.partial(_check_file_lean, config=config, mode=mode, cache=cache)
-    if jobs <= 1 or unknown < 8 * jobs:  # a pool costs more than a pre-commit batch
-        reports = map(work, (files[i] for i in todo))
-        done.update((i, _ticked(report, on_checked)) for i, report in zip(todo, reports))
-    else:
-        with _ready_to_fork(), concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
-            chunks = max(1, min(16, len(todo) // (4 * jobs)))
-            reports = pool.map(work, (files[i] for i in todo), chunksize=chunks)
-            done.update((i, _ticked(report, on_checked)) for i, report in zip(todo, reports))
-    if cache and todo:
-        _remember(cache, index, files, stamps, done)
+    paths, known_clean = [files[i] for i in todo], [clean_keys[i] for i in todo]
+    try:
+        if jobs <= 1 or unknown < 8 * jobs:  # a pool costs more than a pre-commit batch
+            for i, (report, key) in zip(todo, map(work, paths, known_clean)):
+                done[i], keys[i] = _ticked(report, on_checked), key
+        else:
+            with _ready_to_fork(), concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+                chunks = max(1, min(16, len(todo) // (4 * jobs)))
+                results = pool.map(work, paths, known_clean, chunksize=chunks)
+                for i, (report, key) in zip(todo, results):
+                    done[i], keys[i] = _ticked(report, on_checked), key
+    finally:  # a run stopped early (Ctrl-C) keeps what it checked: the index is its record
+        if cache and keys:
+            _remember(cache, index, files, {i: stamps[i] for i in keys}, keys, done)
     return [report for position in range(len(files)) for report in done[position]]
 
 
@@ -533,37 +561,43 @@ def _stamp(path: Path) -> tuple[int, int] | None:
 
 def _remember(
     cache: ResultCache,
-    index: dict[str, tuple[int, int, bool]],
+    index: dict[str, tuple[int, int, str, bool]],
     files: list[Path],
     stamps: dict[int, tuple[int, int] | None],
+    keys: dict[int, str | None],
     done: dict[int, list[FileReport]],
 ) -> None:
     """Update the file index with the files this run read, stamped before they were read (a
-    change while checking makes the next run read the file again): a file with nothing to
-    report, or with findings and no error or change, is indexed; any other is dropped."""
+    change while checking makes the next run read the file again), with the key of what was
+    read: a file with nothing to report, or with findings and no error or change, is
+    indexed; any other is dropped."""
     before = dict(index)
     for position, stamp in stamps.items():
-        key = os.path.abspath(files[position])
-        reports = done[position]
+        name = os.path.abspath(files[position])
+        reports, key = done[position], keys[position]
         report = reports[0] if len(reports) == 1 else None
-        if stamp is not None and report is not None and report.is_clean(findings_allowed=True):
-            index[key] = (*stamp, bool(report.findings))
+        if (
+            stamp is not None and key is not None and report is not None
+            and report.is_clean(findings_allowed=True)
+        ):  # fmt: skip
+            index[name] = (*stamp, key, bool(report.findings))
         else:
-            index.pop(key, None)
+            index.pop(name, None)
     if index != before:
         cache.store_file_index(index)
 
 
 def _check_file_lean(
-    path: Path, config: Config, mode: FixMode, cache: ResultCache | None
-) -> FileReport | list[FileReport]:
-    """check_file, without the text of a report that has nothing to show (no finding, no
-    change): the outputs read a file's text only to show its findings or its diff, and a
-    whole repository's text would otherwise stay in memory (and cross from the workers)."""
-    report = check_file(path, config, mode, cache)
+    path: Path, clean_key: str | None, config: Config, mode: FixMode, cache: ResultCache | None
+) -> tuple[FileReport | list[FileReport], str | None]:
+    """_check_file_keyed for run_files's index, without the text of a report that has
+    nothing to show (no finding, no change): the outputs read a file's text only to show its
+    findings or its diff, and a whole repository's text would otherwise stay in memory (and
+    cross from the workers)."""
+    report, key = _check_file_keyed(path, config, mode, cache, clean_key, indexed=True)
     if isinstance(report, FileReport) and not report.findings and report.original_source is None:
         report.source = ""
-    return report
+    return report, key
 
 
 def _ticked(

@@ -325,6 +325,92 @@ def test_a_clean_file_changed_since_is_read_again(project):
     assert read == [path] and reports[0].findings == project.fresh(path) != []
 
 
+def _checked(project: Project, paths: list[Path], cache_dir: Path):
+    """(reports, the paths the run checked: read and not served from the cache)."""
+    from stridelint import engine
+
+    checked: list[str] = []
+    original = engine.check_bytes
+
+    def checking(data, display_path, *args, **kwargs):
+        checked.append(display_path)
+        return original(data, display_path, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine, "check_bytes", checking)
+        reports = run_files(paths, project.config, FixMode(), jobs=1,
+                            cache=default_cache(project.config, cache_dir))
+    return reports, [Path(p) for p in checked]
+
+
+def test_a_clean_file_is_recorded_in_the_index_alone_and_a_touch_keeps_it_clean(project):
+    """A run writes no entry for a file with nothing to report: the index holds its key.
+    Touched (new mtime, same bytes), it is read again and found clean by its key, not
+    checked; its bytes changed at the same size, it is checked."""
+    clean, flagged = project.write("clean.py", CLEAN), project.write("flagged.py", FLOAT_SUM)
+    cache_dir = project.root / "cache"
+    checked = _checked(project, [clean, flagged], cache_dir)[1]
+    assert checked == [clean, flagged]
+    assert len(list(cache_dir.rglob("*.json"))) == 1, "only the file with findings has an entry"
+    info = clean.stat()
+    os.utime(clean, ns=(info.st_atime_ns, info.st_mtime_ns + 10**9))
+    touched, checked = _checked(project, [clean, flagged], cache_dir)
+    assert checked == [] and [r.findings for r in touched] == [[], project.fresh(flagged)]
+    clean.write_text(CLEAN.replace("0.5", "0.7"))
+    os.utime(clean, ns=(info.st_atime_ns, info.st_mtime_ns + 2 * 10**9))
+    assert _checked(project, [clean, flagged], cache_dir)[1] == [clean]
+    assert _checked(project, [clean, flagged], cache_dir)[1] == []
+
+
+def test_a_run_stopped_early_keeps_the_files_it_checked(project, monkeypatch):
+    """Clean files have no entry of their own: a run interrupted after two of three files
+    still writes the index for those two, and the next run checks only the third."""
+    from stridelint import engine
+
+    paths = [project.write(f"clean{i}.py", CLEAN) for i in range(3)]
+    cache_dir = project.root / "cache"
+    original = engine.check_bytes
+
+    def interrupted(data, display_path, *args, **kwargs):
+        if display_path == str(paths[2]):
+            raise KeyboardInterrupt
+        return original(data, display_path, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine, "check_bytes", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            _checked(project, paths, cache_dir)
+    reports, checked = _checked(project, paths, cache_dir)
+    assert checked == [paths[2]] and [r.findings for r in reports] == [[], [], []]
+
+
+INDEX_DAMAGE = {
+    "not json": lambda text: "{not json",
+    "truncated": lambda text: text[: len(text) // 2],
+    "key not a string": _edited(lambda d: [v.__setitem__(2, 7) for v in d["files"].values()]),
+    "flag not a bool": _edited(lambda d: [v.__setitem__(3, 0) for v in d["files"].values()]),
+    "a field short": _edited(lambda d: [v.pop() for v in d["files"].values()]),
+    "other format": _edited(lambda d: d.update(format=d["format"] - 1)),
+}
+
+
+@pytest.mark.parametrize("damage", INDEX_DAMAGE.values(), ids=INDEX_DAMAGE.keys())
+def test_a_damaged_index_is_empty_and_the_run_repairs_it(project, damage):
+    """What a run leaves when it is stopped while writing its index (a truncated temporary is
+    never renamed, but any damage): every file is checked again, and the index works after."""
+    paths = [project.write("clean.py", CLEAN), project.write("flagged.py", COUNT)]
+    cache_dir = project.root / "cache"
+    _checked(project, paths, cache_dir)
+    (index,) = cache_dir.rglob("*.index")
+    damaged = damage(index.read_text())
+    assert damaged != index.read_text()
+    index.write_text(damaged)
+    reports, checked = _checked(project, paths, cache_dir)
+    assert [r.findings for r in reports] == [project.fresh(p) for p in paths]
+    assert checked == [paths[0]], "the clean file must be checked again (the other has an entry)"
+    assert _checked(project, paths, cache_dir)[1] == []
+
+
 def test_a_warm_run_serves_unchanged_files_with_findings_without_a_pool(project, monkeypatch):
     """Workers start only for files the index does not know: a warm run whose files all
     have findings (so each is read to show them) stays in this process."""

@@ -19,6 +19,10 @@ Mutants:
     fragile-store        `store` whose write errors propagate
     index-drops          the file index is never written
     index-ignores-stamp  every file looks unchanged to the index (its stat is not read)
+    index-ignores-key    the index's keys are never those of the files (a touch is a miss)
+    index-trusts-key     a file the index knows as clean is clean whatever its bytes
+    clean-entries-stored a run writes an entry for each clean file too
+    fragile-index        the index read without its checks: errors propagate
 """
 
 from __future__ import annotations
@@ -121,6 +125,51 @@ def _index_ignores_stamp(monkeypatch):
     monkeypatch.setattr(engine, "_stamp", lambda path: (0, 0))
 
 
+def _index_ignores_key(monkeypatch):
+    original = ResultCache.file_index
+
+    def file_index(self):
+        return {path: (m, s, "", f) for path, (m, s, _, f) in original(self).items()}
+
+    monkeypatch.setattr(ResultCache, "file_index", file_index)
+
+
+def _index_trusts_key(monkeypatch):
+    from stridelint import engine
+
+    original = engine._check_file_keyed
+
+    def keyed(path, config, mode, cache, clean_key=None, indexed=False):
+        if clean_key is not None:
+            return engine.FileReport(str(path), ""), clean_key
+        return original(path, config, mode, cache, clean_key, indexed)
+
+    monkeypatch.setattr(engine, "_check_file_keyed", keyed)
+
+
+def _clean_entries_stored(monkeypatch):
+    from stridelint import engine
+
+    original = engine._check_file_keyed
+
+    def keyed(path, config, mode, cache, clean_key=None, indexed=False):
+        return original(path, config, mode, cache, clean_key, False)
+
+    monkeypatch.setattr(engine, "_check_file_keyed", keyed)
+
+
+def _fragile_index(monkeypatch):
+    index_of = ResultCache._file_index  # fail here if renamed
+
+    def file_index(self):
+        path = index_of(self)
+        if not path.exists():
+            return {}
+        return {p: tuple(v) for p, v in json.loads(path.read_text())["files"].items()}
+
+    monkeypatch.setattr(ResultCache, "file_index", file_index)
+
+
 MUTANTS: dict[str, Callable[[pytest.MonkeyPatch], None]] = {
     "load-misses": _load_misses,
     "store-drops": _store_drops,
@@ -132,6 +181,10 @@ MUTANTS: dict[str, Callable[[pytest.MonkeyPatch], None]] = {
     "fragile-store": _fragile_store,
     "index-drops": _index_drops,
     "index-ignores-stamp": _index_ignores_stamp,
+    "index-ignores-key": _index_ignores_key,
+    "index-trusts-key": _index_trusts_key,
+    "clean-entries-stored": _clean_entries_stored,
+    "fragile-index": _fragile_index,
 }
 
 # The same mutants in a CLI subprocess (only these two are run there).
@@ -169,7 +222,16 @@ CATCHES: list[tuple[Callable, dict, set[str]]] = [
     (t.test_a_fix_run_uses_an_entry_without_applicable_fixes, {}, BROKEN),
     (t.test_run_files_uses_the_default_cache, {}, BROKEN),
     (t.test_an_unchanged_clean_file_is_not_read_again, {}, {"index-drops"}),
-    (t.test_a_clean_file_changed_since_is_read_again, {}, {"index-ignores-stamp"}),
+    (t.test_a_clean_file_changed_since_is_read_again, {},
+     {"index-ignores-stamp", "index-trusts-key"}),
+    (t.test_a_clean_file_is_recorded_in_the_index_alone_and_a_touch_keeps_it_clean, {},
+     {"index-drops", "index-ignores-key", "index-trusts-key", "clean-entries-stored"}),
+    (t.test_a_run_stopped_early_keeps_the_files_it_checked, {}, {"index-drops"}),
+    *[
+        (t.test_a_damaged_index_is_empty_and_the_run_repairs_it, {"damage": damage},
+         {"index-drops", "fragile-index"})
+        for damage in t.INDEX_DAMAGE.values()
+    ],
     (t.test_a_warm_run_serves_unchanged_files_with_findings_without_a_pool, {}, {"index-drops"}),
     (t.test_the_cli_reuses_its_cache_and_no_cache_leaves_none, {}, BROKEN),
 ]  # fmt: skip
@@ -178,7 +240,8 @@ CATCHES: list[tuple[Callable, dict, set[str]]] = [
 def _label(test: Callable, params: dict) -> str:
     name = test.__name__.removeprefix("test_")
     if "damage" in params:
-        name += "[" + next(k for k, v in t.ENTRY_DAMAGE.items() if v is params["damage"]) + "]"
+        damages = [*t.ENTRY_DAMAGE.items(), *t.INDEX_DAMAGE.items()]
+        name += "[" + next(k for k, v in damages if v is params["damage"]) + "]"
     elif params:
         name += "[" + next(iter(params["change"])) + "]"
     return name

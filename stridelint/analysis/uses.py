@@ -10,13 +10,14 @@ value through the names it is bound to and the views of it to every such use.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from stridelint.analysis import torch_ops
-from stridelint.analysis.bindings import captured, loads_after
+from stridelint.analysis.bindings import loads_after
 from stridelint.analysis.purity import (
     READING_BUILTINS,
     only_reads_arguments,
@@ -307,26 +308,53 @@ class _UseWalker:
         if key in self._followed:
             return
         self._followed.add(key)
-        if captured(self.flow.func, target.value):
+        exposed = _exposed(self.facts, self.flow.func)
+        if target.value in exposed.captured:
             self.add(target, OPAQUE, f"a nested function captures `{target.value}`")
-        if _binds_global(self.flow.func, target.value):
+        if exposed.binds_global(target.value):
             self.add(target, OPAQUE, f"`{target.value}` is a module-level name other modules see")
         for load in loads_after(self.facts, self.flow, target.value, statement):
             self.expression(load)
 
 
-def _binds_global(owner: cst.CSTNode, name: str) -> bool:
-    """Whether assigning `name` in this flow binds a module attribute, which importers, later
-    notebook cells and the functions of the module may read: every binding of top-level
-    code, and a name a function declares `global`."""
-    if isinstance(owner, cst.Module):
-        return True
-    if not isinstance(owner, cst.FunctionDef):
-        return False
-    return any(
-        item.name.value == name for node in walk(owner) if isinstance(node, cst.Global)
-        for item in node.names
-    )
+@dataclass(frozen=True)
+class _Exposed:
+    """Which names bound in a flow's function other code may see, read in one walk of it
+    (not one per name followed)."""
+
+    owner: cst.CSTNode
+    captured: frozenset[str]  # every name a nested function, lambda or class mentions
+    declared_global: frozenset[str]
+
+    def binds_global(self, name: str) -> bool:
+        """Whether assigning `name` in this flow binds a module attribute, which importers,
+        later notebook cells and the functions of the module may read: every binding of
+        top-level code, and a name a function declares `global`."""
+        if isinstance(self.owner, cst.Module):
+            return True
+        return isinstance(self.owner, cst.FunctionDef) and name in self.declared_global
+
+
+# Per module analysed (kept while its facts live), per function.
+_EXPOSED: weakref.WeakKeyDictionary[ModuleFacts, dict[cst.CSTNode, _Exposed]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _exposed(facts: ModuleFacts, owner: cst.CSTNode) -> _Exposed:
+    """`bindings.captured(owner, name)` for every name at once (a name some function, lambda
+    or class nested in owner mentions), and the names owner declares `global`."""
+    known = _EXPOSED.setdefault(facts, {})
+    if owner not in known:
+        captured: set[str] = set()
+        declared: set[str] = set()
+        for node in walk(owner):
+            if node is not owner and isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                captured |= {n.value for n in walk(node) if isinstance(n, cst.Name)}
+            elif isinstance(node, cst.Global):
+                declared |= {item.name.value for item in node.names}
+        known[owner] = _Exposed(owner, frozenset(captured), frozenset(declared))
+    return known[owner]
 
 
 def _is_store_target(parents: dict[cst.CSTNode, cst.CSTNode], node: cst.CSTNode) -> bool:

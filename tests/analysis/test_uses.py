@@ -106,3 +106,50 @@ def test_other_uses_are_not_joined():
     assert _joined("    return sum([t, u])\n") == [False]
     assert _joined("    y = t * 2\n    return torch.cat([y, u])\n") == [False]
     assert _joined("    return t\n") == [False]
+
+
+_EXPOSING = """
+import torch
+
+def f(x, n):
+    t = x.expand(n, -1)
+    u = t + 1
+    k = lambda: u
+    class C:
+        size = n
+    def g():
+        global w
+        def h():
+            return x
+        return h
+    return g
+"""
+
+
+def test_what_a_function_exposes_is_bindings_captured_for_every_name():
+    """The one-walk answer agrees with `bindings.captured`, name by name; `global` in a
+    nested function counts, as a walk of the whole function saw it."""
+    from stridelint.analysis import bindings
+
+    facts = facts_of(_EXPOSING)
+    for owner in (facts.module, facts.module.body[1]):
+        exposed = uses._exposed(facts, owner)
+        names = {n.value for n in uses.walk(owner) if isinstance(n, cst.Name)}
+        assert {name for name in names if bindings.captured(owner, name)} == exposed.captured
+    func = facts.module.body[1]
+    assert uses._exposed(facts, func).captured >= {"u", "n", "x", "w"}
+    assert "t" not in uses._exposed(facts, func).captured
+    assert uses._exposed(facts, func).binds_global("w")
+    assert not uses._exposed(facts, func).binds_global("t")
+    assert uses._exposed(facts, facts.module).binds_global("t")
+
+
+def test_what_a_function_exposes_is_read_once(monkeypatch):
+    facts = facts_of(_EXPOSING)
+    func = facts.module.body[1]
+    walks = []
+    original = uses.walk
+    monkeypatch.setattr(uses, "walk", lambda n: walks.append(n) or original(n))
+    first = uses._exposed(facts, func)
+    count = len(walks)
+    assert count > 0 and uses._exposed(facts, func) is first and len(walks) == count
