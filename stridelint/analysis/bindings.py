@@ -134,18 +134,6 @@ def _outermost_loop(
     return loop
 
 
-def captured(func: cst.FunctionDef | cst.Lambda | cst.Module, name: str) -> bool:
-    """Whether a function, lambda or class nested in func (or in the module's top-level
-    code) mentions name (and may see the value bound to it whenever it runs)."""
-    for node in walk(func):
-        if node is func:
-            continue
-        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            if any(isinstance(n, cst.Name) and n.value == name for n in walk(node)):
-                return True
-    return False
-
-
 def bound_around(facts: ModuleFacts, node: cst.CSTNode, statement: cst.CSTNode | None) -> set[str]:
     """Names that comprehensions, lambdas and `:=` between node and its statement bind: there
     a name may mean something other than what the statement's block binds it to. Errs on the

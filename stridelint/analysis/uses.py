@@ -342,8 +342,8 @@ _EXPOSED: weakref.WeakKeyDictionary[ModuleFacts, dict[cst.CSTNode, _Exposed]] = 
 
 
 def _exposed(facts: ModuleFacts, owner: cst.CSTNode) -> _Exposed:
-    """`bindings.captured(owner, name)` for every name at once (a name some function, lambda
-    or class nested in owner mentions), and the names owner declares `global`."""
+    """The names some function, lambda or class nested in owner mentions (code that may see
+    the value bound to them whenever it runs), and the names owner declares `global`."""
     known = _EXPOSED.setdefault(facts, {})
     if owner not in known:
         captured: set[str] = set()

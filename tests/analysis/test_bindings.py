@@ -146,20 +146,6 @@ def test_loads_after_include_every_load_of_an_enclosing_loop():
     assert _loads_after(code, "t = x * i") == ["a = t + 1"]
 
 
-def test_captured_sees_a_nested_function_that_mentions_the_name():
-    facts = facts_of(
-        """
-        def f(x):
-            t = x + 1
-            def g():
-                return t
-        """
-    )
-    func = facts.module.body[0]
-    assert bindings.captured(func, "t")
-    assert not bindings.captured(func, "x")
-
-
 def test_bound_around_names_what_a_comprehension_and_a_walrus_bind():
     facts = facts_of(
         """
