@@ -83,8 +83,9 @@ class Case:
     # A copy whose result is returned, stored, written in place, viewed or handed to a consumer
     # that assumes a dense layout (SL302 reports these; SL301 does not).
     copy_kept: bool = False
-    # Expanded to one dim only (a scalar scale repeated per expert): real, but as small as that
-    # dim, so size-aware findings leave it out on purpose. Scored apart from the headline.
+    # Expanded to one dim only (a scalar scale repeated per expert), or over per-step dims only
+    # (batch, heads, groups, state size): real, but as small as those dims, so size-aware
+    # findings leave it out on purpose. Scored apart from the headline.
     small: bool = False
 
 
