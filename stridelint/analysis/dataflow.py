@@ -858,6 +858,14 @@ class FunctionFlow:
     ) -> Value:
         values = [value for _, value in operands]
         derived = [v for v in values if isinstance(v, Derived)]
+        if derived and any(
+            v is None and not _is_scalar_literal(e) or isinstance(v, Dense) and not v.index
+            for e, v in operands
+        ):
+            # Mixed with a tensor that may be full-size and dense: the result is no longer a
+            # function of the broadcast alone, so a later reduction cannot be narrowed (the
+            # materialization stays the op's own finding, SL201's to hoist).
+            return None
         if derived:
             sinks = frozenset().union(*(d.sinks for d in derived))
             return Derived(sinks, any(d.reduced for d in derived), all(d.exact for d in derived))

@@ -68,8 +68,10 @@ class ReduceOfMaterializedBroadcast(Rule):
     narrowed form rounds differently (usually more accurately), and in fp16/bf16 a product
     `y.prod() ** n` can overflow or underflow where the original's running product did not,
     or the reverse. fp16/bf16 sums accumulate in fp32 and round once, like the original.
-    No fix is offered when the materialized tensor is used by anything but reductions, when
-    another operand may be a full-size tensor, or when a result would keep a narrowed dim.
+    No fix is offered when the materialized tensor is used by anything but reductions, or when
+    a result would keep a narrowed dim. When the result is mixed with a tensor that may be
+    full-size and dense before the reduction (`(gate & ~mask).sum()`), narrowing cannot apply:
+    that is no SL101 but an SL201 finding on the op, to hoist before the expand.
 
     The narrowing runs only where the original ran the op: a statement of its own just
     before the op's statement when that provably changes nothing, else bound inside the

@@ -134,3 +134,18 @@ def test_einops_rearrange_without_merged_groups_keeps_a_broadcast():
 def test_einops_rearrange_that_merges_a_broadcast_is_unknown():
     body = "e = x[:, None].expand(-1, n)\ny = rearrange(e, 'b r -> (b r)')\n"
     assert "y" not in flow(body, "from einops import rearrange\nimport torch\n").env
+
+
+@pytest.mark.parametrize("other", ["w", "torch.ones(n, 64)", "w > 0"])
+def test_a_derived_tensor_mixed_with_a_full_size_one_reaches_no_reduction(other):
+    """`(g & ~m).sum()` with g unknown or dense: the sum cannot be narrowed, so the sink of
+    `~m` keeps no reduction (it is SL201's finding, not SL101's)."""
+    result = flow(f"m = x.expand(n, 64)\ng = {other}\ny = (g & ~m).sum()\n")
+    (sink,) = result.sinks.values()
+    assert sink.reductions == [] and result.env.get("y") is None
+
+
+def test_a_derived_tensor_with_scalars_and_index_grids_still_reaches_its_reduction():
+    result = flow("m = x.expand(n, 64)\ny = ((~m) * 2 + torch.arange(64)).sum()\n")
+    (sink,) = result.sinks.values()
+    assert len(sink.reductions) == 1

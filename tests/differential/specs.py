@@ -294,6 +294,14 @@ def _scan_and_row(draw: Draw) -> tuple[torch.Tensor, torch.Tensor, int, int]:
     return ranges, azimuth, height, draw(st.integers(0, height - 1))
 
 
+def _gates_and_self_blocks(draw: Draw) -> tuple[torch.Tensor, torch.Tensor, int]:
+    """(heads, rows, cols) gate scores, a (rows, cols) bool self-block mask, and heads."""
+    self_blocks = draw_tensor(draw, shape=[None, None], dtypes=(torch.bool,))
+    heads = draw_size(draw)
+    gates = draw_tensor(draw, shape=[heads, *self_blocks.shape], dtypes=(torch.float32,))
+    return gates, self_blocks, heads
+
+
 def _scores_and_keep(draw: Draw) -> tuple[torch.Tensor, torch.Tensor]:
     """(batch, heads, keys) scores and a (batch, keys) bool mask."""
     scores = draw_tensor(draw, shape=[None, None, None], dtypes=(torch.float32,))
@@ -340,6 +348,10 @@ SPECS: dict[str, Spec] = {
     "SL201/mask_gather_of_an_expand_is_dense": Spec(
         (Call("scan_to_points_by_row", arguments(_scan_and_row)),)
     ),
+    "SL201/mixed_with_a_dense_tensor_then_summed": Spec(
+        (Call("routed_blocks", arguments(_gates_and_self_blocks)),
+         Call("self_block_count", arguments(lambda draw: _gates_and_self_blocks(draw)[1:])))
+    ),  # fmt: skip
     "SL201/rotary_casts_to_the_dtype_it_has": Spec(
         (Call("rotary_angles_half", arguments(lambda draw: (
             draw_tensor(draw, shape=[None, None], dtypes=(torch.float32,)),
