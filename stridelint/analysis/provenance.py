@@ -229,8 +229,34 @@ def broadcast_along_different_dims(
     carries a different value at every position, so it is no waste (semantics §0 rule 5)."""
     seen = []
     for operand, _ in operands:
-        dims = dims_of(facts, operand, statement)
-        if dims is None or not dims.broadcast:
+        broadcast = _broadcast_dims(facts, operand, statement)
+        if not broadcast:
             return False
-        seen.append(dims.broadcast)
+        seen.append(broadcast)
     return len(seen) >= 2 and not frozenset.intersection(*seen)
+
+
+def _broadcast_dims(
+    facts: ModuleFacts, operand: cst.BaseExpression, statement: cst.CSTNode | None
+) -> frozenset[int] | None:
+    """The dims an operand's expand broadcasts, through a `.transpose(a, b)` of it with
+    literal dims (`m & m.transpose(1, 2)`: an outer product of a vector with itself)."""
+    if (
+        isinstance(operand, cst.Call)
+        and isinstance(operand.func, cst.Attribute)
+        and operand.func.attr.value in ("transpose", "swapaxes", "swapdims")
+        and len(operand.args) == 2
+        and facts.imports.resolve(operand.func) is None
+    ):
+        dims = dims_of(facts, operand.func.value, statement)
+        swapped = [literal_int(a.value) for a in operand.args]
+        if dims is None or None in swapped or any(a.keyword or a.star for a in operand.args):
+            return None
+        rank = len(dims.nodes)
+        first, second = (d % rank if -rank <= d < rank else None for d in swapped)  # type: ignore[operator]
+        if first is None or second is None:
+            return None
+        swap = {first: second, second: first}
+        return frozenset(swap.get(d, d) for d in dims.broadcast)
+    dims = dims_of(facts, operand, statement)
+    return dims.broadcast if dims is not None else None

@@ -140,3 +140,18 @@ def test_operands_broadcast_along_different_dims():
     disjoint, shared = sorted(flow_of(facts, "f").sinks.values(), key=lambda s: facts.position(s.node))
     assert broadcast_along_different_dims(facts, disjoint.operands, disjoint.statement)
     assert not broadcast_along_different_dims(facts, shared.operands, shared.statement)
+
+
+@pytest.mark.parametrize(
+    ("right", "different"),
+    [("m.transpose(1, 2)", True), ("m.transpose(-1, -2)", True), ("m.swapaxes(2, 1)", True),
+     ("m.transpose(0, 2)", False), ("m", False), ("m.transpose(1, k)", False)],
+)  # fmt: skip
+def test_a_transposed_expand_is_broadcast_along_the_swapped_dims(right, different):
+    facts = facts_of(
+        f"def f(v, t, k):\n    m = v.unsqueeze(1).expand(-1, t, -1)\n    y = m & {right}\n"
+    )
+    op = node(facts, f"m & {right}", cst.BinaryOperation)
+    operands = [(op.left, None), (op.right, None)]
+    statement = statement_of(facts, op)
+    assert provenance.broadcast_along_different_dims(facts, operands, statement) is different

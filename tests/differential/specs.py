@@ -352,6 +352,11 @@ SPECS: dict[str, Spec] = {
         (Call("routed_blocks", arguments(_gates_and_self_blocks)),
          Call("self_block_count", arguments(lambda draw: _gates_and_self_blocks(draw)[1:])))
     ),  # fmt: skip
+    "SL201/outer_and_of_a_mask_with_its_transpose": Spec(
+        (Call("row_mask", arguments(lambda draw: (
+            draw_tensor(draw, shape=[None, None], dtypes=(torch.bool,)), draw_size(draw)
+        ))),)
+    ),  # fmt: skip
     "SL201/rotary_casts_to_the_dtype_it_has": Spec(
         (Call("rotary_angles_half", arguments(lambda draw: (
             draw_tensor(draw, shape=[None, None], dtypes=(torch.float32,)),
