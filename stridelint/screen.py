@@ -124,7 +124,7 @@ def plan(
                     _scan(rest, inner, hints)
         else:
             _scan(rest, statement, hints)
-    _resolve_source_names([rest, *units])
+    sources = _resolve_source_names([rest, *units])
     defined = {u.name for u in units}
     reads_strides = rest.reads_strides or any(u.reads_strides for u in units)
     seeds = [u for u in units if _is_seed(u, defined, reads_strides)]
@@ -133,7 +133,7 @@ def plan(
         return Plan(None, False, 0, len(units))
     if rest_is_seed:  # a top-level broadcast reaches every function that reads its name
         return Plan(text, True, len(units), len(units))
-    kept = _closure(units, seeds, rest, scope, bool(wrapper_decorators))
+    kept = _closure(units, seeds, rest, sources, scope, bool(wrapper_decorators))
     if len(kept) == len(units):
         return Plan(text, True, len(kept), len(units))
     masked = _blank(text, [u for u in units if id(u) not in kept])
@@ -142,23 +142,19 @@ def plan(
     return Plan(masked, False, len(kept), len(units))
 
 
-def _resolve_source_names(units: list[_Unit]) -> None:
+def _resolve_source_names(units: list[_Unit]) -> set[str]:
     """A bare name starts a broadcast when an import anywhere in the module binds it to one of
     the analysis's sources, whatever its spelling (`from torch import broadcast_to as bt`):
     the analysis resolves a call's name through the module's imports (names.py:
     ImportTable), never by spelling, so `expand_h0` imported from elsewhere, a local
-    `x_expanded` or a parameter is no source."""
-    sources = _source_names(units)
-    for unit in units:
-        if unit.names & sources:
-            unit.hit = True
-
-
-def _source_names(units: list[_Unit]) -> set[str]:
-    """The local names the module's imports bind to a broadcast source."""
+    `x_expanded` or a parameter is no source. Marks the units that name one; returns the
+    names."""
     sources: set[str] = set()
     for unit in units:
         sources.update(local for local, targets in unit.bindings.items() if targets & _SOURCES)
+    for unit in units:
+        if unit.names & sources:
+            unit.hit = True
     return sources
 
 
@@ -172,7 +168,12 @@ def _is_seed(unit: _Unit, defined: set[str], reads_strides: bool) -> bool:
 
 
 def _closure(
-    units: list[_Unit], seeds: list[_Unit], rest: _Unit, scope: str, wrapper_decorators: bool
+    units: list[_Unit],
+    seeds: list[_Unit],
+    rest: _Unit,
+    sources: set[str],
+    scope: str,
+    wrapper_decorators: bool,
 ) -> set[int]:
     """The ids of the units a finding can involve (see the module docstring)."""
     by_name: dict[str, list[_Unit]] = {}
@@ -204,7 +205,6 @@ def _closure(
     forward([(u, True) for u in seeds] + [(rest, True)])
     # a call of a function that makes a broadcast may give it back (module.py's return
     # summaries): its callers hold one as if they made it
-    sources = _source_names(units)
     makers = {
         u.name for u in seeds
         if not u.in_class and (u.attributes & _SOURCE_ATTRIBUTES or u.names & sources)

@@ -272,3 +272,21 @@ def test_a_caller_of_a_function_that_makes_a_broadcast_is_kept():
             return reduce_it(x)
         """
     assert kept(source, scope="all") == {"head_mask", "bias", "reduce_it"}
+
+
+def test_a_caller_of_a_function_that_calls_an_imported_source_is_kept():
+    """The import that binds the source may be the module's own (top-level), not the
+    function's: `from torch import broadcast_to` makes `make` a maker all the same."""
+    source = """
+        from torch import broadcast_to
+
+        def make(x, n):
+            return broadcast_to(x, (n, 4))
+
+        def use(x, n):
+            return make(x, n).float()
+
+        def other(y):
+            return y + 1
+        """
+    assert kept(source, scope="all") == {"make", "use"}
