@@ -758,11 +758,12 @@ class FunctionFlow:
         dims = provenance.expanded_dims(self.facts, call)
         if dims is None or not dims.candidates or any(literal_int(n) == -1 for n in dims.nodes):
             return False  # a `-1` keeps a size the code does not spell
-        names = [
-            (dotted(name) or "").rsplit(".", 1)[-1].lower()
-            for size in dims.nodes
-            for name in _size_names(size)
-        ]
+        names: list[str] = []
+        for size in dims.nodes:
+            spelled = _size_names(size)
+            if spelled is None:
+                return False
+            names += spelled
         return bool(names) and all(_SMALL_DIM_NAME.fullmatch(name) for name in names)
 
     def _is_one_number(self, node: cst.BaseExpression) -> bool:
@@ -1082,16 +1083,19 @@ _SMALL_DIM_NAME = re.compile(
 )
 
 
-def _size_names(size: cst.BaseExpression) -> list[cst.BaseExpression]:
-    """The names and attributes a size is computed from (`num_heads // num_groups`), or a
-    sentinel that matches no small name when it holds anything else (a call, a subscript)."""
+def _size_names(size: cst.BaseExpression) -> list[str] | None:
+    """The names a size is computed from by arithmetic, by their last part in lower case
+    (`num_heads // self.num_groups`: `num_heads`, `num_groups`); None when it holds anything
+    else (a call, a subscript)."""
     if isinstance(size, cst.Integer):
         return []
     if isinstance(size, (cst.Name, cst.Attribute)):
-        return [size]
+        name = dotted(size)
+        return [name.rsplit(".", 1)[-1].lower()] if name else None
     if isinstance(size, cst.BinaryOperation):
-        return _size_names(size.left) + _size_names(size.right)
-    return [cst.Name("unknown_size")]
+        left, right = _size_names(size.left), _size_names(size.right)
+        return None if left is None or right is None else left + right
+    return None
 
 
 def _spells_one_number(node: cst.BaseExpression, number_names: frozenset[str]) -> bool:

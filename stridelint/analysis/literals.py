@@ -29,6 +29,12 @@ def literal_int(node: cst.BaseExpression) -> int | None:
     return None
 
 
+def dim_index(dim: int | None, rank: int) -> int | None:
+    """A dim of a tensor of `rank` dims counted from 0 (`-1` is `rank - 1`); None when it is
+    unknown or out of range."""
+    return dim % rank if dim is not None and -rank <= dim < rank else None
+
+
 def index_kind(entry: cst.BaseSlice) -> str:
     """What one entry of a subscript does to the dims, as far as the code spells it out:
     SLICE, RANGE, ELLIPSIS, NEW_DIM, INTEGER, or OTHER."""

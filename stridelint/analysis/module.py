@@ -373,11 +373,13 @@ class ModuleFacts:
         for _, site, name, expr, _ in _broadcast_arguments(self, flows):
             dtype = dtypes.dtype_of(self, expr, statement_of(self, site.call))
             seen.setdefault(site.callee, {}).setdefault(name, set()).add(dtype)
-        return {
-            callee: known
-            for callee, by_name in seen.items()
-            if (known := {n: d.pop() for n, d in by_name.items() if len(d) == 1 and None not in d})
-        }
+        known: dict[str, dict[str, str]] = {}
+        for callee, by_name in seen.items():
+            for name, found in by_name.items():
+                dtype = found.pop() if len(found) == 1 else None
+                if dtype is not None:
+                    known.setdefault(callee, {})[name] = dtype
+        return known
 
     def parameter_dtype(self, name: cst.Name) -> str | None:
         """The dtype `name` has as a parameter of a module function that never rebinds it,

@@ -25,6 +25,7 @@ from stridelint.analysis.literals import (
     OTHER,
     RANGE,
     SLICE,
+    dim_index,
     index_kind,
     literal_int,
 )
@@ -249,11 +250,9 @@ def _broadcast_dims(
         and facts.imports.resolve(operand.func) is None
     ):
         dims = dims_of(facts, operand.func.value, statement)
-        swapped = [literal_int(a.value) for a in operand.args]
-        if dims is None or None in swapped or any(a.keyword or a.star for a in operand.args):
+        if dims is None or any(a.keyword or a.star for a in operand.args):
             return None
-        rank = len(dims.nodes)
-        first, second = (d % rank if -rank <= d < rank else None for d in swapped)  # type: ignore[operator]
+        first, second = (dim_index(literal_int(a.value), len(dims.nodes)) for a in operand.args)
         if first is None or second is None:
             return None
         swap = {first: second, second: first}

@@ -41,7 +41,7 @@ def merge_of(facts: ModuleFacts, op: LayoutOp) -> str | None:
         bounds = _flatten_bounds(call)
         if bounds is None:
             return None
-        start, end = (b % count if -count <= b < count else None for b in bounds)
+        start, end = (literals.dim_index(b, count) for b in bounds)
         if start is None or end is None:
             return None
         groups = [tuple(range(start, end + 1))]
