@@ -124,6 +124,11 @@ class FunctionFlow:
         init=False, default_factory=dict
     )
     _statement: cst.CSTNode | None = field(init=False, default=None)
+    # Per flag parameter: name -> (value after the `if flag:`, value when the flag holds, when
+    # not), for names a branch on the flag rebinds (see _assume).
+    _branch_values: dict[str, dict[str, tuple[Value, Value, Value]]] = field(
+        init=False, default_factory=dict
+    )
     _values: dict[cst.CSTNode, Value] = field(init=False, default_factory=dict)  # last value seen
 
     @property
@@ -188,16 +193,80 @@ class FunctionFlow:
 
     def _if(self, statement: cst.If) -> None:
         self.ev(statement.test)
+        flag = self._flag_test(statement.test)
         before = dict(self.env)
+        self._assume(flag, True)
         self._block(statement.body)
         after_body = self.env
         self.env = dict(before)
+        self._assume(flag, False)
         if isinstance(statement.orelse, cst.If):
             self._statement = statement.orelse
             self._if(statement.orelse)
         elif isinstance(statement.orelse, cst.Else):
             self._block(statement.orelse.body)
-        self.env = join_envs(after_body, self.env)
+        after_else = self.env
+        self.env = join_envs(after_body, after_else)
+        self._remember_branches(flag, after_body, after_else)
+
+    # ---- branches on a flag parameter ---------------------------------------------------
+    # `if reset_ids: ids = ids.clone()` ... `if reset_ids: ids[b, i:] -= k`: a later test of
+    # the same flag parameter takes the same branch, so the names it guards keep the value
+    # that branch gave them, not the join of both (a path the code cannot take).
+
+    def _flag_test(self, test: cst.BaseExpression) -> tuple[str, bool] | None:
+        """(flag, truth of the flag when the test holds) for `if flag:` / `if not flag:`,
+        where `flag` is a parameter the function never rebinds."""
+        truth = True
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test, truth = test.expression, not truth
+        if not isinstance(test, cst.Name) or test.value not in self._flag_parameters:
+            return None
+        return test.value, truth
+
+    @cached_property
+    def _flag_parameters(self) -> frozenset[str]:
+        """Parameters bound nowhere else in the function (their truth never changes)."""
+        if not isinstance(self.func, cst.FunctionDef):
+            return frozenset()  # the module's own flow, a lambda's
+        params = self.func.params
+        names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+        scope = self.facts.scopes.scope_of_function(self.func)
+        return frozenset(
+            name for name in names
+            if [b.kind for b in scope.bindings.get(name, [])] == ["param"]
+        )  # fmt: skip
+
+    def _remember_branches(
+        self,
+        flag: tuple[str, bool] | None,
+        when_true: dict[str, Value],
+        when_false: dict[str, Value],
+    ) -> None:
+        if flag is None:
+            return
+        name, truth = flag
+        if not truth:
+            when_true, when_false = when_false, when_true
+        facts = self._branch_values.setdefault(name, {})
+        for variable in when_true.keys() | when_false.keys():
+            if when_true.get(variable) != when_false.get(variable):
+                facts[variable] = (self.env.get(variable), when_true.get(variable), when_false.get(variable))
+
+    def _assume(self, flag: tuple[str, bool] | None, holds: bool) -> None:
+        """Give each name a branch on the flag set the value that branch gave it, unless it
+        was rebound since (its value is no longer the join the branches made)."""
+        if flag is None:
+            return
+        name, truth = flag
+        for variable, (joined, when_true, when_false) in self._branch_values.get(name, {}).items():
+            if self.env.get(variable) != joined:
+                continue
+            value = when_true if holds == truth else when_false
+            if value is None:
+                self.env.pop(variable, None)
+            else:
+                self.env[variable] = value
 
     def _loop(self, statement: cst.For | cst.While) -> None:
         header = statement.iter if isinstance(statement, cst.For) else statement.test
@@ -885,6 +954,12 @@ class FunctionFlow:
         ]
         if unknown:
             return None  # another operand may be full-size already: nothing is blown up
+        if len(broadcast) > 1 and provenance.broadcast_along_different_dims(
+            self.facts, broadcast, self._statement
+        ):
+            # `a.view(-1, 1).expand(n, m) + b.view(1, -1).expand(n, m)`: an outer op, holding a
+            # different value everywhere; no waste to hoist or narrow (semantics §0 rule 5)
+            return Dense()
         scalars = tuple(expr for expr, v in operands if not isinstance(v, Broadcast))
         sink = self.sinks.get(node)
         if sink is None:

@@ -201,6 +201,11 @@ def expanded_dims(
         if not -count <= dim < count:
             return None
         inserted.add(dim % count)
+    elif _literal_view_sizes(facts, source) is not None:
+        view_sizes = _literal_view_sizes(facts, source)
+        if len(view_sizes) == count:  # `v.view(-1, 1).expand(n, m)`: dim 1 is the new one
+            inserted |= {i for i, size in enumerate(view_sizes) if size == 1}
+            kept |= {i for i, size in enumerate(view_sizes) if size == -1}
     broadcast = frozenset(d for d in inserted if d not in kept and d not in unit)
     kept_dims = frozenset(kept - broadcast)
     dims = ExpandedDims(tuple(sizes), broadcast, kept_dims, frozenset(unit), facts)
@@ -208,6 +213,26 @@ def expanded_dims(
         # `row.expand(n, -1)`: the expand broadcasts something, and only dim 0 can be it
         dims = ExpandedDims(dims.nodes, dims.candidates, dims.kept, dims.unit, facts)
     return dims
+
+
+def _literal_view_sizes(facts: ModuleFacts, source: cst.BaseExpression) -> list[int | None] | None:
+    """The sizes of `t.view(-1, 1)` / `t.reshape((1, -1))`, None for a size the code does not
+    spell as an integer literal; None when the call is no such method call."""
+    if not (
+        isinstance(source, cst.Call)
+        and isinstance(source.func, cst.Attribute)
+        and source.func.attr.value in ("view", "reshape")
+        and source.args
+        and not any(a.star or a.keyword for a in source.args)
+        and facts.imports.resolve(source.func) is None
+    ):
+        return None
+    sizes = [a.value for a in source.args]
+    if len(sizes) == 1 and isinstance(sizes[0], (cst.Tuple, cst.List)):
+        if any(isinstance(e, cst.StarredElement) for e in sizes[0].elements):
+            return None
+        sizes = [e.value for e in sizes[0].elements]
+    return [literal_int(size) for size in sizes]
 
 
 def dims_of(

@@ -79,6 +79,7 @@ WRITE = "write"  # an in-place write or `out=`: the copy is a buffer the code fi
 # A READ use that may merge dims: `reshape`/`flatten` of the tensor, a view if it is dense but
 # a copy of a stride-0 view whose broadcast dim it merges (semantics §1.3).
 RESHAPE = "reshape"
+STORED = "stored"  # kept in a container or written into another tensor: its reader is unseen
 
 
 def uses_of(facts: ModuleFacts, flow: FunctionFlow, node: cst.BaseExpression) -> list[Use]:
@@ -184,6 +185,8 @@ class _UseWalker:
             self.argument(parent, node)
         elif isinstance(parent, cst.Element):
             self.element(parent)
+        elif isinstance(parent, cst.DictElement) and parent.value is node:
+            self.add(parent, OPAQUE, "it is stored in a container", STORED)
         elif isinstance(parent, cst.Assign) and parent.value is node:
             for target in parent.targets:
                 self.target(target.target, parent)
@@ -297,11 +300,14 @@ class _UseWalker:
             ):
                 self.target(target.elements[index].value, holder)
                 return
-        self.add(element, OPAQUE, "it is stored in a container")
+        if isinstance(holder, cst.Return):
+            self.add(holder, OPAQUE, "it is returned to the caller")
+            return
+        self.add(element, OPAQUE, "it is stored in a container", STORED)
 
     def target(self, target: cst.BaseExpression, assign: cst.CSTNode) -> None:
         if not isinstance(target, cst.Name):
-            self.add(target, OPAQUE, f"it is stored in `{self.code(target)}`")
+            self.add(target, OPAQUE, f"it is stored in `{self.code(target)}`", STORED)
             return
         statement = self.parents.get(assign)
         key = (target.value, assign)

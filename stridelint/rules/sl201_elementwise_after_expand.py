@@ -119,8 +119,6 @@ class ElementwiseAfterExpand(Rule):
                 value = common.strongest(v for _, v in sink.operands)
                 if not (value.state is State.DEFINITE or value.local):
                     continue  # not broadcast here
-                if provenance.broadcast_along_different_dims(facts, sink.operands, sink.statement):
-                    continue  # the result holds a different value everywhere: no waste
                 if _is_nonzero(facts, sink.node):
                     continue
                 result_uses = uses.uses_of(facts, flow, sink.node)

@@ -44,9 +44,10 @@ class DenseCopyOfBroadcast(Rule):
     not reported: its copy is as small as that dim. A possibly broadcast parameter is
     reported only in kernel-wrapper scope. Two kinds of kept copies are low severity, reported
     only with `low-severity = true`, because on real libraries such reports were mostly
-    noise: a copy the code then writes into (a buffer initialised from a broadcast), and an
+    noise: a copy the code then writes into (a buffer initialised from a broadcast), an
     explicit `.contiguous()` or `.clone()` that only escapes to code the linter cannot see
-    (returned, stored, passed to another function), whose author asked for a dense tensor.
+    (returned, stored, passed to another function), whose author asked for a dense tensor,
+    and a merging reshape whose copy is only stored (in a container, or into another tensor).
 
     ## Example
     ```python
@@ -135,7 +136,9 @@ def _keeper(result_uses: list[Use], *, explicit: bool) -> tuple[Use, bool] | Non
     wrapper controls needs it dense (a kernel launched without its strides, a `.view`); when
     it only escapes (returned, stored, passed on), the consumer we cannot see usually needs it
     dense, and on real libraries those reports were mostly noise: low severity. A reshape
-    that merges a stride-0 dim copies implicitly: any other keeper makes a full finding."""
+    that merges a stride-0 dim copies implicitly: a full finding, unless the copy is only
+    stored (in a container, or written into another tensor): its reader is out of sight, and
+    on real libraries every such report was the layout that reader wanted (low severity)."""
     keepers = [
         u for u in result_uses if u.kind in (uses.DENSE, uses.OPAQUE) or u.need == uses.RESHAPE
     ]
@@ -144,6 +147,8 @@ def _keeper(result_uses: list[Use], *, explicit: bool) -> tuple[Use, bool] | Non
     written = next((u for u in keepers if u.need == uses.WRITE), None)
     if written is not None:
         return written, True
+    if all(u.need == uses.STORED for u in keepers):
+        return keepers[0], True
     controlled = next(
         (u for u in keepers if u.need in (uses.LAUNCH, uses.VIEW, uses.RESHAPE)), None
     )

@@ -245,3 +245,39 @@ def test_an_expand_over_per_step_dims_only_is_small(expand):
 def test_an_expand_with_another_dim_is_not_small(expand):
     value = value_of(f"b = x[:, :, None]\ny = {expand}\n")
     assert isinstance(value, Broadcast) and not value.small
+
+
+def test_a_second_test_of_a_flag_parameter_takes_the_branch_the_first_took():
+    body = "y = x.expand(4, 8)\nif flag:\n    y = y.clone()\nif flag:\n    return y\nreturn None\n"
+    assert not isinstance(_value_after_first_return(body), Broadcast)  # the clone's copy
+
+
+@pytest.mark.parametrize(
+    "test, broadcast",
+    [("flag", False), ("not flag", True), ("other", None), ("flag and other", None)],
+)
+def test_only_a_test_of_the_same_flag_refines_what_its_branch_made(test, broadcast):
+    body = f"y = x.expand(4, 8)\nif flag:\n    y = y.clone()\nif {test}:\n    return y\nreturn None\n"
+    value = _value_after_first_return(body)
+    if broadcast is None:
+        assert isinstance(value, Broadcast) and value.state is State.POSSIBLE
+    elif broadcast:
+        assert isinstance(value, Broadcast) and value.state is State.DEFINITE
+    else:
+        assert not isinstance(value, Broadcast)
+
+
+@pytest.mark.parametrize(
+    "between", ["flag = not flag\n", "y = x.expand(2, 8)\n", "for flag in n:\n    pass\n"]
+)
+def test_a_rebound_flag_or_name_forgets_the_branch(between):
+    body = f"y = x.expand(4, 8)\nif flag:\n    y = y.clone()\n{between}if flag:\n    return y\nreturn None\n"
+    assert isinstance(_value_after_first_return(body), Broadcast)
+
+
+def _value_after_first_return(body: str):
+    code = "def f(x, n, flag, other):\n" + textwrap.indent(textwrap.dedent(body), "    ")
+    text = decode(code.encode())
+    facts = ModuleFacts(cst.parse_module(text.text), text)
+    (flow,) = facts.flows_named("f")
+    return flow.returns[0][1]

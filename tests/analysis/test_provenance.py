@@ -127,7 +127,7 @@ def test_dims_of_a_name_reads_the_expand_it_was_bound_to():
 
 def test_operands_broadcast_along_different_dims():
     from stridelint.analysis.provenance import broadcast_along_different_dims
-    from tests.analysis.parsed import facts_of, flow_of
+    from tests.analysis.parsed import flow_of
 
     facts = facts_of(
         "def f(a, b, n, s):\n"
@@ -137,9 +137,26 @@ def test_operands_broadcast_along_different_dims():
         "    other = b.unsqueeze(0).expand(4, s)\n"
         "    return q == k, same + other\n"
     )
-    disjoint, shared = sorted(flow_of(facts, "f").sinks.values(), key=lambda s: facts.position(s.node))
-    assert broadcast_along_different_dims(facts, disjoint.operands, disjoint.statement)
+    outer = node(facts, "q == k", cst.Comparison)
+    operands = [(outer.left, None), (outer.comparisons[0].comparator, None)]
+    assert broadcast_along_different_dims(facts, operands, statement_of(facts, outer))
+    # the outer op materializes nothing to hoist: the dataflow keeps only the other's sink
+    (shared,) = flow_of(facts, "f").sinks.values()
     assert not broadcast_along_different_dims(facts, shared.operands, shared.statement)
+
+
+@pytest.mark.parametrize(
+    ("view", "different"),
+    [("a.view(-1, 1)", True), ("a.reshape((-1, 1))", True), ("a.view(1, -1)", False),
+     ("a.view(n, 1)", True), ("a.view(n, m)", False)],
+)  # fmt: skip
+def test_a_literal_view_says_which_dim_it_inserts(view, different):
+    facts = facts_of(
+        f"def f(a, b, n, m):\n    y = {view}.expand(n, m) + b.view(1, -1).expand(n, m)\n"
+    )
+    op = next(n for n in facts.parents if isinstance(n, cst.BinaryOperation))
+    operands = [(op.left, None), (op.right, None)]
+    assert provenance.broadcast_along_different_dims(facts, operands, statement_of(facts, op)) is different
 
 
 @pytest.mark.parametrize(

@@ -302,6 +302,13 @@ def _gates_and_self_blocks(draw: Draw) -> tuple[torch.Tensor, torch.Tensor, int]
     return gates, self_blocks, heads
 
 
+def _row_pair_and_copies(draw: Draw) -> tuple[torch.Tensor, torch.Tensor, int, int]:
+    """Two (m,) rows, the copies n and m, for `row.view(1, -1).expand(n, m)`."""
+    row = draw_tensor(draw, shape=[None], dtypes=(torch.float32, torch.int64))
+    col = draw_tensor(draw, shape=list(row.shape), dtypes=(torch.float32, torch.int64))
+    return row, col, draw_size(draw), row.shape[0]
+
+
 def _scores_and_keep(draw: Draw) -> tuple[torch.Tensor, torch.Tensor]:
     """(batch, heads, keys) scores and a (batch, keys) bool mask."""
     scores = draw_tensor(draw, shape=[None, None, None], dtypes=(torch.float32,))
@@ -357,6 +364,9 @@ SPECS: dict[str, Spec] = {
             draw_tensor(draw, shape=[None, None], dtypes=(torch.bool,)), draw_size(draw)
         ))),)
     ),  # fmt: skip
+    "SL201/outer_sum_of_views_is_the_output": Spec(
+        (Call("shared_dim", arguments(_row_pair_and_copies)),)
+    ),
     "SL201/rotary_casts_to_the_dtype_it_has": Spec(
         (Call("rotary_angles_half", arguments(lambda draw: (
             draw_tensor(draw, shape=[None, None], dtypes=(torch.float32,)),
