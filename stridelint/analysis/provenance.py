@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Sequence
 import libcst as cst
 
 from stridelint.analysis import torch_ops
-from stridelint.analysis.bindings import bound_around, reaching_assignment
+from stridelint.analysis.bindings import bound_around, reaching_assignment, statement_of
 from stridelint.analysis.literals import (
     ELLIPSIS,
     INTEGER,
@@ -167,7 +167,7 @@ def expanded_dims(
     kept = {i for i, s in enumerate(sizes) if literal_int(s) == -1}
     unit = {i for i, s in enumerate(sizes) if literal_int(s) == 1}
     inserted: set[int] = set()
-    source = call.func.value
+    source = _shaping_source(facts, call.func.value, call)
     if isinstance(source, cst.Subscript):
         kinds = [index_kind(e.slice) for e in source.slice]
         if OTHER in kinds or RANGE in kinds:
@@ -213,6 +213,29 @@ def expanded_dims(
         # `row.expand(n, -1)`: the expand broadcasts something, and only dim 0 can be it
         dims = ExpandedDims(dims.nodes, dims.candidates, dims.kept, dims.unit, facts)
     return dims
+
+
+def _shaping_source(
+    facts: ModuleFacts, source: cst.BaseExpression, call: cst.Call
+) -> cst.BaseExpression:
+    """The expression that shaped an expand's receiver: the receiver itself, or for a name,
+    the indexing, `unsqueeze` or literal view it was just bound to (`k = k.view(b, n, h, 1, d)`
+    then `k.expand(b, n, h, g, d)`), when nothing between may change it."""
+    if not isinstance(source, cst.Name):
+        return source
+    found = reaching_assignment(facts, source, statement_of(facts, call))
+    if found is None:
+        return source
+    assign, _, between = found
+    value = assign.value
+    shapes = isinstance(value, cst.Subscript) or (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value in ("unsqueeze", "view", "reshape")
+    )
+    if not shapes or any(may_change(facts, s, {source.value}) for s in between):
+        return source
+    return value
 
 
 def _literal_view_sizes(facts: ModuleFacts, source: cst.BaseExpression) -> list[int | None] | None:

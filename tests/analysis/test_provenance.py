@@ -172,3 +172,18 @@ def test_a_transposed_expand_is_broadcast_along_the_swapped_dims(right, differen
     operands = [(op.left, None), (op.right, None)]
     statement = statement_of(facts, op)
     assert provenance.broadcast_along_different_dims(facts, operands, statement) is different
+
+
+@pytest.mark.parametrize(
+    ("between", "broadcast"),
+    [("", {3}), ("k.unsqueeze_(0)\n    ", set()), ("k = torch.cat([k, k])\n    ", set())],
+)
+def test_an_expand_of_a_name_reads_the_view_the_name_was_bound_to(between, broadcast):
+    facts = facts_of(
+        "import torch\n"
+        "def f(k, b, n, h, g, d):\n"
+        "    k = k.view(b, n, h, 1, d)\n"
+        f"    {between}e = k.expand(b, n, h, g, d)\n"
+    )
+    call = node(facts, "k.expand(b, n, h, g, d)", cst.Call)
+    assert provenance.expanded_dims(facts, call).broadcast == broadcast
