@@ -823,12 +823,19 @@ class FunctionFlow:
         """`B.expand(batch_size, num_groups, num_heads // num_groups, state_size)`: every size
         is spelled, by names of dims that count per-step things (batch, heads, groups, layers,
         repeats, the state and head sizes), no sequence, token, spatial or feature length: the
-        result is one step's metadata, small beside the activations it is used with."""
+        result is one step's metadata, small beside the activations it is used with. One `-1`
+        may keep a dim of the module's own tensor (`self.dt_bias[:, None].expand(-1,
+        self.head_dim)`: a per-head parameter, its size fixed by the model, not the input)."""
         dims = provenance.expanded_dims(self.facts, call)
-        if dims is None or not dims.candidates or any(literal_int(n) == -1 for n in dims.nodes):
-            return False  # a `-1` keeps a size the code does not spell
+        if dims is None or not dims.candidates:
+            return False
+        unspelled = [n for n in dims.nodes if literal_int(n) == -1]
+        if unspelled and not (len(unspelled) == 1 and _of_a_module_tensor(call.func.value)):
+            return False  # a `-1` keeps a size the code does not spell, unless a parameter's
         names: list[str] = []
         for size in dims.nodes:
+            if literal_int(size) == -1:
+                continue
             spelled = _size_names(size)
             if spelled is None:
                 return False
@@ -1041,6 +1048,28 @@ def _head_name(node: cst.BaseExpression) -> str | None:
             return node.value
         else:
             return None
+
+
+def _of_a_module_tensor(receiver: cst.BaseExpression) -> bool:
+    """`self.A[:, None]`, `self.dt_bias.unsqueeze(-1)`: an expand's receiver shaped from an
+    attribute of `self` (a parameter or buffer) by indexing or unsqueezing alone."""
+    node = receiver
+    while True:
+        if isinstance(node, cst.Subscript):
+            node = node.value
+        elif (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value == "unsqueeze"
+        ):
+            node = node.func.value
+        else:
+            break
+    return (
+        isinstance(node, cst.Attribute)
+        and isinstance(node.value, cst.Name)
+        and node.value.value == "self"
+    )
 
 
 def _literal_numbers(call: cst.Call) -> bool:

@@ -10,6 +10,7 @@ import pytest
 from stridelint.analysis.module import ModuleFacts
 from stridelint.analysis.values import Broadcast, Dense, State
 from stridelint.source import decode
+from tests.analysis.parsed import facts_of, flow_of
 
 
 def value_of(body: str, name: str = "y"):
@@ -101,7 +102,7 @@ def test_a_name_that_may_hold_a_shape_is_not_one_number(body):
 
 
 def test_an_int_annotated_parameter_is_one_number():
-    from tests.analysis.parsed import facts_of, flow_of, node
+    from tests.analysis.parsed import node
 
     facts = facts_of("def f(x, batch: int):\n    return x.expand(batch)\n")
     value = flow_of(facts, "f").value_of(node(facts, "x.expand(batch)", cst.Call))
@@ -187,7 +188,7 @@ def test_tensors_named_as_ids_or_lengths_expand_to_grids(body, name, grid):
 
 @pytest.mark.parametrize("name", ["batch", "bsz", "batch_size", "seq_len", "kv_length", "seqlen"])
 def test_a_name_that_says_it_measures_is_one_number(name):
-    from tests.analysis.parsed import facts_of, flow_of, node
+    from tests.analysis.parsed import node
 
     facts = facts_of(f"def f(x, {name}):\n    return x.expand({name})\n")
     value = flow_of(facts, "f").value_of(node(facts, f"x.expand({name})", cst.Call))
@@ -196,7 +197,7 @@ def test_a_name_that_says_it_measures_is_one_number(name):
 
 @pytest.mark.parametrize("name", ["sizes", "shape", "dims", "lens"])
 def test_other_parameter_names_may_hold_a_shape(name):
-    from tests.analysis.parsed import facts_of, flow_of, node
+    from tests.analysis.parsed import node
 
     facts = facts_of(f"def f(x, {name}):\n    return x.expand({name})\n")
     value = flow_of(facts, "f").value_of(node(facts, f"x.expand({name})", cst.Call))
@@ -217,7 +218,7 @@ def test_indexing_with_other_unknown_names_may_keep_the_view(index):
 
 @pytest.mark.parametrize("name", ["kernel_size", "image_size", "patch_size", "window_size"])
 def test_sizes_that_are_often_pairs_may_hold_a_shape(name):
-    from tests.analysis.parsed import facts_of, flow_of, node
+    from tests.analysis.parsed import node
 
     facts = facts_of(f"def f(x, {name}):\n    return x.expand({name})\n")
     value = flow_of(facts, "f").value_of(node(facts, f"x.expand({name})", cst.Call))
@@ -245,6 +246,32 @@ def test_an_expand_over_per_step_dims_only_is_small(expand):
 def test_an_expand_with_another_dim_is_not_small(expand):
     value = value_of(f"b = x[:, :, None]\ny = {expand}\n")
     assert isinstance(value, Broadcast) and not value.small
+
+
+@pytest.mark.parametrize(
+    ("receiver", "small"),
+    [("self.dt_bias[:, None]", True), ("self.A[:, None, None]", True),
+     ("self.D.unsqueeze(-1)", True), ("x[:, None]", False), ("other.dt_bias[:, None]", False)],
+)  # fmt: skip
+def test_one_kept_dim_of_a_module_tensor_grown_by_per_step_dims_is_small(receiver, small):
+    sizes = "-1, self.head_dim" if receiver.count("None") < 2 else "-1, self.head_dim, state_size"
+    code = f"def f(self, x, other, state_size):\n    return {receiver}.expand({sizes})\n"
+    facts = facts_of(code)
+    call = next(n for n in facts.parents if isinstance(n, cst.Call) and _is_expand(n))
+    value = flow_of(facts, "f").value_of(call)
+    assert isinstance(value, Broadcast) and value.small is small
+
+
+def test_two_kept_dims_of_a_module_tensor_are_not_small():
+    code = "def f(self, batch_size):\n    return self.pos_embed.expand(batch_size, -1, -1)\n"
+    facts = facts_of(code)
+    call = next(n for n in facts.parents if isinstance(n, cst.Call) and _is_expand(n))
+    value = flow_of(facts, "f").value_of(call)
+    assert isinstance(value, Broadcast) and not value.small
+
+
+def _is_expand(call: cst.Call) -> bool:
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value == "expand"
 
 
 def test_a_second_test_of_a_flag_parameter_takes_the_branch_the_first_took():
