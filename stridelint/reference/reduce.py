@@ -169,6 +169,11 @@ NUM_STAGES = None
 # instead of 139; under a mask over N 112-114 instead of 113-115 (tile_sweep_s7const).
 CONSTANT_SIZES = True
 CONSTANT_SIZES_MIN_ELEMENTS = 2**22
+# Unsplit row tiles (k contiguous) of CONSTANT_SIZES_MIN_ELEMENTS or more compile their sizes in too.
+CONSTANT_ROW_SIZES = False
+# Where the sizes are compiled in and the tiles cover them exactly (i a multiple of BLOCK_I, k of a
+# loop step), the bounds checks are left out: x's loads then carry no predicate but the mask's.
+EVEN_BOUNDS = False
 # Load a mask that is constant along k once per program (else with every tile, like one that varies).
 HOIST_CONSTANT_MASK = True
 # Read x only where the mask keeps it, when the mask is constant along x's contiguous dim.
@@ -249,7 +254,7 @@ def _reduce_kernel(
     SPLIT: tl.constexpr, X_EVICTION: tl.constexpr, OPERAND_EVICTION: tl.constexpr, HOIST_MASK: tl.constexpr,
     FINISH_IN_KERNEL: tl.constexpr, WIDE_INDEX: tl.constexpr,
     MASK_SUMS: tl.constexpr, SELECT_PRODUCTS: tl.constexpr, ZERO_DROPPED_SCALE: tl.constexpr,
-    SIZE_I: tl.constexpr = 0, SIZE_K: tl.constexpr = 0,
+    SIZE_I: tl.constexpr = 0, SIZE_K: tl.constexpr = 0, EVEN_I: tl.constexpr = False, EVEN_K: tl.constexpr = False,
 ):
     """Y[o, i] = sum over k of X[o, i, k] * Scale[o, i, k] where Mask[o, i, k] != 0.
 
@@ -261,6 +266,8 @@ def _reduce_kernel(
     partials in order of s, as ``_finalize_kernel`` would in a second launch.
     WIDE_INDEX: offsets in int64; else int32 (the host checks that every offset fits).
     SIZE_I, SIZE_K: size_i and size_k compiled in (unsplit launches only), else 0: read at run time.
+    EVEN_I, EVEN_K (only with SIZE_I, SIZE_K): BLOCK_I divides size_i, BLOCK_K * UNROLL divides
+    size_k: every lane is in bounds, so no bounds check (the mask's one-tile-ahead load keeps its own).
     How the mask drops products (each result the same: dropped products add nothing, and an inf
     or NaN there never leaks): SELECT_PRODUCTS, a select on every product; MASK_SUMS (the mask is
     constant along k), a select on each sum at the end; ZERO_DROPPED_SCALE (with LOAD_ONLY_KEPT:
@@ -283,7 +290,10 @@ def _reduce_kernel(
     i_blocks = tl.cdiv(size_i, BLOCK_I)
     o = pid // i_blocks
     i = (pid % i_blocks) * BLOCK_I + tl.arange(0, BLOCK_I)
-    i_ok = i < size_i
+    if EVEN_I:
+        i_ok = tl.full((BLOCK_I,), 1, tl.int1)
+    else:
+        i_ok = i < size_i
     if SIZE_K > 0:
         k_lo = 0
         k_hi = SIZE_K
@@ -305,7 +315,10 @@ def _reduce_kernel(
     for k_step in range(k_lo, k_hi, BLOCK_K * UNROLL):
         for u in tl.static_range(UNROLL):
             k = k_step + u * BLOCK_K + tl.arange(0, BLOCK_K)
-            k_ok = k < k_hi
+            if EVEN_K:
+                k_ok = tl.full((BLOCK_K,), 1, tl.int1)
+            else:
+                k_ok = k < k_hi
             in_bounds = i_ok[:, None] & k_ok[None, :]
             keep = in_bounds
             if HAS_MASK:
@@ -800,7 +813,7 @@ def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
         X_EVICTION=x_eviction, OPERAND_EVICTION=OPERAND_EVICTION, HOIST_MASK=HOIST_CONSTANT_MASK,
         WIDE_INDEX=wide_index, MASK_SUMS=mask_sums, SELECT_PRODUCTS=has_mask and not (mask_sums or skip_select),
         ZERO_DROPPED_SCALE=has_scale and skip_select,
-        # Sizes compiled in: unsplit 2-D tiles of large inputs (CONSTANT_SIZES).
+        # Sizes compiled in: unsplit 2-D and row tiles of large inputs (CONSTANT_SIZES).
         **_size_constants(plan, x, fast_dim != dim, (size_i, size_k)),
         num_warps=plan.num_warps, **({} if NUM_STAGES is None else {"num_stages": NUM_STAGES}),
     )
@@ -811,12 +824,16 @@ def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
 
 
 def _size_constants(plan: Plan, x, reduced_is_slow: bool, sizes) -> dict:
-    """SIZE_I and SIZE_K: the sizes for an unsplit 2-D tile of CONSTANT_SIZES_MIN_ELEMENTS or more
-    (``CONSTANT_SIZES``), else 0 (read at run time)."""
-    two_d = reduced_is_slow and plan.block_k > 1 and plan.splits == 1
-    if CONSTANT_SIZES and two_d and x.numel() >= CONSTANT_SIZES_MIN_ELEMENTS:
-        return {"SIZE_I": sizes[0], "SIZE_K": sizes[1]}
-    return {"SIZE_I": 0, "SIZE_K": 0}
+    """SIZE_I and SIZE_K: the sizes for an unsplit 2-D tile (``CONSTANT_SIZES``) or row tile
+    (``CONSTANT_ROW_SIZES``) of CONSTANT_SIZES_MIN_ELEMENTS or more, else 0 (read at run time);
+    EVEN_I and EVEN_K: the tiles cover those sizes exactly (``EVEN_BOUNDS``)."""
+    tiles = (plan.block_k > 1) if reduced_is_slow else CONSTANT_ROW_SIZES
+    if CONSTANT_SIZES and tiles and plan.splits == 1 and x.numel() >= CONSTANT_SIZES_MIN_ELEMENTS:
+        size_i, size_k = sizes
+        return {"SIZE_I": size_i, "SIZE_K": size_k,
+                "EVEN_I": EVEN_BOUNDS and size_i % plan.block_i == 0,
+                "EVEN_K": EVEN_BOUNDS and size_k > 0 and size_k % (plan.block_k * plan.unroll) == 0}
+    return {"SIZE_I": 0, "SIZE_K": 0, "EVEN_I": False, "EVEN_K": False}
 
 
 def _run(spec: LaunchSpec, x, mask, scale, out) -> None:

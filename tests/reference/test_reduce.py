@@ -219,26 +219,42 @@ def test_random_cases_match_torch(case):
 REDUCE_MODULE = importlib.import_module("stridelint.reference.reduce")  # not the function
 
 
-@pytest.fixture
-def constant_size_2d_tiles(monkeypatch):
-    """Every reduce over a dim that is not contiguous (longer than 1) on unsplit 2-D tiles
-    whose sizes are compiled in (CONSTANT_SIZES), whatever the input's size and grid."""
+@pytest.fixture(params=["checked", "even"])
+def constant_size_tiles(request, monkeypatch):
+    """Every reduce over a dim that is not contiguous (longer than 1) on unsplit 2-D tiles, and
+    every reduce over the contiguous dim on row tiles, whose sizes are compiled in
+    (CONSTANT_SIZES, CONSTANT_ROW_SIZES), whatever the input's size and grid; with the bounds
+    checks left out where the tiles cover the sizes exactly (EVEN_BOUNDS: tiles of 2 and 4, so
+    tiny sizes are covered exactly or not) or kept everywhere."""
     for name, value in {"SHORT_K": 1, "TWO_D_MAX_K": 2**62, "TWO_D_MIN_PROGRAMS_PER_SM": 0,
-                        "CONSTANT_SIZES": True, "CONSTANT_SIZES_MIN_ELEMENTS": 0,
-                        "COLUMN_BLOCK_I": 2, "COLUMN_TILE": 4}.items():
+                        "CONSTANT_SIZES": True, "CONSTANT_ROW_SIZES": True, "CONSTANT_SIZES_MIN_ELEMENTS": 0,
+                        "EVEN_BOUNDS": request.param == "even", "COLUMN_BLOCK_I": 2, "COLUMN_TILE": 4,
+                        "ROW_TILE": 2, "ROW_UNROLL": 2, "REUSE_ROWS": 2, "REUSE_TILE": 4, "REUSE_UNROLL": 1}.items():
         monkeypatch.setattr(REDUCE_MODULE, name, value)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(reduce_cases())
-def test_random_cases_match_torch_with_constant_size_2d_tiles(constant_size_2d_tiles, case):
+def test_random_cases_match_torch_with_constant_size_tiles(constant_size_tiles, case):
     x, dim = case[0], case[1] % 3
     mask = case[2]
     plan = REDUCE_MODULE._plan(x, dim, None if mask is None else mask.expand(x.shape))
     column_tiles = REDUCE_MODULE._fast_dim(x) != dim
     constants = REDUCE_MODULE._size_constants(plan, x, column_tiles, (x.shape[plan.inner], x.shape[dim]))
-    assert (constants["SIZE_K"] > 0) == (column_tiles and plan.block_k > 1)  # the path under test
+    assert (constants["SIZE_K"] > 0) == (plan.block_k > 1 or not column_tiles)  # the path under test
     assert_matches_reference(*case)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+@pytest.mark.parametrize(("shape", "dim"), [((3, 4, 8), 2), ((3, 5, 7), 2), ((2, 8, 6), 1), ((8, 3, 5), 0)])
+def test_constant_size_tiles_with_and_without_bounds_checks(constant_size_tiles, shape, dim):
+    """Exact and ragged sizes, every mask broadcast, masked-out inf and NaN dropped."""
+    x = make_x(shape, torch.float16)
+    for broadcast_dims in BROADCAST_SUBSETS:
+        mask = make_mask(broadcast_base_shape(shape, broadcast_dims), torch.bool)
+        assert_matches_reference(x, dim, mask.expand(shape), make_scale((shape[0], 1, 1)))
+    for broadcast_dims in [(), (0,), (1,), (2,)]:
+        assert_drops_inf_and_nan(make_mask(broadcast_base_shape(shape, broadcast_dims)), dim, shape)
 
 
 @pytest.fixture
@@ -409,25 +425,38 @@ def test_which_long_reduced_dims_take_2d_tiles(monkeypatch, shape, dim, mask_sha
         assert plan.unroll == (REDUCE_MODULE.COLUMN_KEPT_UNROLL if kept_only else REDUCE_MODULE.COLUMN_UNROLL)
 
 
+@pytest.mark.parametrize("even_bounds", [True, False])
+@pytest.mark.parametrize("row_sizes", [True, False])
 @pytest.mark.parametrize(
-    ("shape", "dim", "splits", "constant"),
+    ("shape", "dim", "splits", "constant", "even"),
     [
-        ((8192, 4, 8192), 0, None, True),  # unsplit 2-D tiles of 2**28 elements
-        ((4, 8192, 8192), 1, None, True),
-        ((8192, 4, 8192), 0, 2, False),  # split: k read at run time
-        ((16, 64, 1024), 1, None, False),  # 2**20 elements: one kernel for every shape
-        ((8192, 4, 8192), 2, None, False),  # row tiles
-        ((8192, 4, 8192), 1, None, False),  # one-row tiles
+        ((8192, 4, 8192), 0, None, "2d", (True, True)),  # unsplit 2-D tiles of 2**28 elements
+        ((4, 8192, 8192), 1, None, "2d", (True, True)),
+        ((4, 8190, 8192), 1, None, "2d", (True, False)),  # k not a multiple of the tile
+        ((4, 8192, 8100), 1, None, "2d", (False, True)),  # the columns not a multiple of the tile
+        ((8192, 4, 8192), 0, 2, None, None),  # split: k read at run time
+        ((16, 64, 1024), 1, None, None, None),  # 2**20 elements: one kernel for every shape
+        ((8192, 4, 8192), 2, None, "rows", (True, True)),  # row tiles
+        ((8192, 4, 8000), 2, None, "rows", (True, False)),
+        ((8192, 4, 8192), 2, 2, None, None),
+        ((8192, 4, 8192), 1, None, None, None),  # one-row tiles
     ],
 )
-def test_sizes_are_compiled_in_only_for_unsplit_2d_tiles_of_large_inputs(monkeypatch, shape, dim, splits, constant):
+def test_sizes_are_compiled_in_only_for_unsplit_tiles_of_large_inputs(monkeypatch, shape, dim, splits, constant,
+                                                                      even, row_sizes, even_bounds):
     monkeypatch.setattr(REDUCE_MODULE, "TWO_D_MIN_PROGRAMS_PER_SM", 0)
+    monkeypatch.setattr(REDUCE_MODULE, "CONSTANT_ROW_SIZES", row_sizes)
+    monkeypatch.setattr(REDUCE_MODULE, "EVEN_BOUNDS", even_bounds)
     x = torch.empty(shape, device="meta")
     plan = REDUCE_MODULE._plan(x, dim, None)
     if splits is not None:
         plan = plan._replace(splits=splits)
     sizes = (shape[plan.inner], shape[dim])
-    expected = {"SIZE_I": sizes[0], "SIZE_K": sizes[1]} if constant else {"SIZE_I": 0, "SIZE_K": 0}
+    constant = constant == "2d" or (constant == "rows" and row_sizes)
+    expected = {"SIZE_I": 0, "SIZE_K": 0, "EVEN_I": False, "EVEN_K": False}
+    if constant:
+        expected = {"SIZE_I": sizes[0], "SIZE_K": sizes[1], "EVEN_I": even_bounds and even[0],
+                    "EVEN_K": even_bounds and even[1]}
     assert REDUCE_MODULE._size_constants(plan, x, REDUCE_MODULE._fast_dim(x) != dim, sizes) == expected
 
 
