@@ -53,6 +53,7 @@ L2 flush measures it) on 17 of 64 benchmark rows and a faster one on 10
 from __future__ import annotations
 
 import functools
+import math
 import operator
 import os
 import statistics
@@ -95,6 +96,16 @@ REUSE_ROWS = 4
 REUSE_TILE = 4096
 REUSE_WARPS = 4
 REUSE_UNROLL = 2
+# A mask of at most SMALL_MASK_BYTES (physical storage) stays in cache, so sharing its loads buys
+# little: those rows take SMALL_MASK_ROWS x SMALL_MASK_TILE // SMALL_MASK_ROWS tiles, SMALL_MASK_WARPS
+# warps, SMALL_MASK_UNROLL a step. 2 x 4096, 8 warps, one a step: 4x8192x8192 under a (4, 1, 8192)
+# mask 131 µs instead of 132-135 (sizes compiled in); at 8192x4x8192 (a 64 MiB mask) equal, at
+# 65536x4x8192 (512 MiB) 10% slower and erratic (tile_sweep_s8), so larger masks keep 4 x 1024.
+SMALL_MASK_BYTES = 2**20
+SMALL_MASK_ROWS = 2
+SMALL_MASK_TILE = 8192
+SMALL_MASK_WARPS = 8
+SMALL_MASK_UNROLL = 1
 # Column tiles (k not contiguous): a program sums ONE_ROW_COLUMNS contiguous columns, one
 # reduced row a tile: x, mask and scale then share one register layout (a 2-D tile gives a
 # 1-byte mask and 2-byte x different vector widths, and converting between them cost up to 5x:
@@ -169,11 +180,12 @@ NUM_STAGES = None
 # instead of 139; under a mask over N 112-114 instead of 113-115 (tile_sweep_s7const).
 CONSTANT_SIZES = True
 CONSTANT_SIZES_MIN_ELEMENTS = 2**22
-# Unsplit row tiles (k contiguous) of CONSTANT_SIZES_MIN_ELEMENTS or more compile their sizes in too.
-CONSTANT_ROW_SIZES = False
-# Where the sizes are compiled in and the tiles cover them exactly (i a multiple of BLOCK_I, k of a
-# loop step), the bounds checks are left out: x's loads then carry no predicate but the mask's.
-EVEN_BOUNDS = False
+# Unsplit row tiles (k contiguous) of CONSTANT_SIZES_MIN_ELEMENTS or more compile their sizes in too:
+# under a mask over M 146-149 µs instead of 151-152 (8192x4x8192), 1067-1073 instead of 1111-1114
+# (65536x4x8192), dense 190 instead of 198, no mask 131 instead of 134; under a mask over N within
+# 1% (tile_sweep_s8). Leaving out the bounds checks where the tiles cover the sizes exactly was
+# within 1% on every row and tile (removed).
+CONSTANT_ROW_SIZES = True
 # Load a mask that is constant along k once per program (else with every tile, like one that varies).
 HOIST_CONSTANT_MASK = True
 # Read x only where the mask keeps it, when the mask is constant along x's contiguous dim.
@@ -254,7 +266,7 @@ def _reduce_kernel(
     SPLIT: tl.constexpr, X_EVICTION: tl.constexpr, OPERAND_EVICTION: tl.constexpr, HOIST_MASK: tl.constexpr,
     FINISH_IN_KERNEL: tl.constexpr, WIDE_INDEX: tl.constexpr,
     MASK_SUMS: tl.constexpr, SELECT_PRODUCTS: tl.constexpr, ZERO_DROPPED_SCALE: tl.constexpr,
-    SIZE_I: tl.constexpr = 0, SIZE_K: tl.constexpr = 0, EVEN_I: tl.constexpr = False, EVEN_K: tl.constexpr = False,
+    SIZE_I: tl.constexpr = 0, SIZE_K: tl.constexpr = 0,
 ):
     """Y[o, i] = sum over k of X[o, i, k] * Scale[o, i, k] where Mask[o, i, k] != 0.
 
@@ -266,8 +278,6 @@ def _reduce_kernel(
     partials in order of s, as ``_finalize_kernel`` would in a second launch.
     WIDE_INDEX: offsets in int64; else int32 (the host checks that every offset fits).
     SIZE_I, SIZE_K: size_i and size_k compiled in (unsplit launches only), else 0: read at run time.
-    EVEN_I, EVEN_K (only with SIZE_I, SIZE_K): BLOCK_I divides size_i, BLOCK_K * UNROLL divides
-    size_k: every lane is in bounds, so no bounds check (the mask's one-tile-ahead load keeps its own).
     How the mask drops products (each result the same: dropped products add nothing, and an inf
     or NaN there never leaks): SELECT_PRODUCTS, a select on every product; MASK_SUMS (the mask is
     constant along k), a select on each sum at the end; ZERO_DROPPED_SCALE (with LOAD_ONLY_KEPT:
@@ -290,10 +300,7 @@ def _reduce_kernel(
     i_blocks = tl.cdiv(size_i, BLOCK_I)
     o = pid // i_blocks
     i = (pid % i_blocks) * BLOCK_I + tl.arange(0, BLOCK_I)
-    if EVEN_I:
-        i_ok = tl.full((BLOCK_I,), 1, tl.int1)
-    else:
-        i_ok = i < size_i
+    i_ok = i < size_i
     if SIZE_K > 0:
         k_lo = 0
         k_hi = SIZE_K
@@ -315,10 +322,7 @@ def _reduce_kernel(
     for k_step in range(k_lo, k_hi, BLOCK_K * UNROLL):
         for u in tl.static_range(UNROLL):
             k = k_step + u * BLOCK_K + tl.arange(0, BLOCK_K)
-            if EVEN_K:
-                k_ok = tl.full((BLOCK_K,), 1, tl.int1)
-            else:
-                k_ok = k < k_hi
+            k_ok = k < k_hi
             in_bounds = i_ok[:, None] & k_ok[None, :]
             keep = in_bounds
             if HAS_MASK:
@@ -452,14 +456,18 @@ class Tile(NamedTuple):
 
 def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool,
                 mask_repeats_along_i: bool = False, mask_varies_along_k: bool = False,
-                constant_sizes: bool = False) -> Tile:
+                small_mask: bool = False, constant_sizes: bool = False) -> Tile:
     """(BLOCK_I, BLOCK_K, num_warps, UNROLL): the tile's long side runs along x's contiguous
     axis, so loads coalesce whether or not that axis is the reduced one. (A mask that does not
-    repeat along i varies along it.) ``constant_sizes``: an unsplit 2-D tile would compile its
-    sizes in (``_constant_sizes``)."""
+    repeat along i varies along it.) ``small_mask``: the mask's storage is at most
+    SMALL_MASK_BYTES. ``constant_sizes``: an unsplit 2-D tile would compile its sizes in
+    (``_constant_sizes``)."""
     programs_one_row = size_o * _cdiv(size_i, ONE_ROW_COLUMNS)
     size_i, size_k = _next_power_of_2(max(size_i, 1)), _next_power_of_2(max(size_k, 1))
     if reduced_is_fast:
+        if mask_repeats_along_i and small_mask:
+            block_i = min(size_i, SMALL_MASK_ROWS)
+            return Tile(block_i, min(size_k, SMALL_MASK_TILE // block_i), SMALL_MASK_WARPS, SMALL_MASK_UNROLL)
         if mask_repeats_along_i:
             block_i = min(size_i, REUSE_ROWS)
             return Tile(block_i, min(size_k, REUSE_TILE // block_i), REUSE_WARPS, REUSE_UNROLL)
@@ -498,14 +506,20 @@ def _splits(programs: int, size_k: int, step: int, elements: int, sm_count: int,
 
 def _layout(x: torch.Tensor, dim: int, mask: torch.Tensor | None):
     """((outer, inner), (size_o, size_i, size_k), (reduced dim is x's contiguous one, the mask
-    repeats along the tile's kept dim, the mask varies along the reduced dim)): the arguments
-    of ``_tile_shape`` after the sizes."""
+    repeats along the tile's kept dim, the mask varies along the reduced dim, the mask's storage
+    is at most SMALL_MASK_BYTES)): the arguments of ``_tile_shape`` after the sizes."""
     (outer, inner, _), fast_dim = _roles(x, dim, mask)
     size_o, size_i, size_k = x.shape[outer], x.shape[inner], x.shape[dim]
     mask_stride = None if mask is None else mask.stride()
     repeats = mask is not None and mask_stride[inner] == 0 and size_i > 1
     varies = mask is not None and mask_stride[dim] != 0 and size_k > 1
-    return (outer, inner), (size_o, size_i, size_k), (fast_dim == dim, repeats, varies)
+    small = mask is not None and _storage_bytes(mask) <= SMALL_MASK_BYTES
+    return (outer, inner), (size_o, size_i, size_k), (fast_dim == dim, repeats, varies, small)
+
+
+def _storage_bytes(t: torch.Tensor) -> int:
+    """The bytes a (possibly broadcast) view spans: its stride-0 dims count once."""
+    return t.element_size() * math.prod(size for size, stride in zip(t.shape, t.stride()) if stride != 0)
 
 
 def _make_plan(x: torch.Tensor, roles, sizes, tile: Tile, target_per_sm: int | None = None) -> Plan:
@@ -538,7 +552,7 @@ def _candidate_plans(x: torch.Tensor, dim: int, mask: torch.Tensor | None) -> li
     """The plans the autotune times for this layout: the heuristic plan first, then the
     candidates of its class, clipped to the sizes, without repeats."""
     roles, sizes, flags = _layout(x, dim, mask)
-    (_, size_i, size_k), (reduced_is_fast, repeats, _) = sizes, flags
+    (_, size_i, size_k), (reduced_is_fast, repeats, _, _) = sizes, flags
     plans = [_make_plan(x, roles, sizes, _tile_shape(*sizes, *flags, _constant_sizes(x, sizes)))]
     if reduced_is_fast:
         options = [(tile, None) for tile in (REUSE_CANDIDATES if repeats else ROW_CANDIDATES)]
@@ -825,15 +839,11 @@ def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
 
 def _size_constants(plan: Plan, x, reduced_is_slow: bool, sizes) -> dict:
     """SIZE_I and SIZE_K: the sizes for an unsplit 2-D tile (``CONSTANT_SIZES``) or row tile
-    (``CONSTANT_ROW_SIZES``) of CONSTANT_SIZES_MIN_ELEMENTS or more, else 0 (read at run time);
-    EVEN_I and EVEN_K: the tiles cover those sizes exactly (``EVEN_BOUNDS``)."""
+    (``CONSTANT_ROW_SIZES``) of CONSTANT_SIZES_MIN_ELEMENTS or more, else 0 (read at run time)."""
     tiles = (plan.block_k > 1) if reduced_is_slow else CONSTANT_ROW_SIZES
     if CONSTANT_SIZES and tiles and plan.splits == 1 and x.numel() >= CONSTANT_SIZES_MIN_ELEMENTS:
-        size_i, size_k = sizes
-        return {"SIZE_I": size_i, "SIZE_K": size_k,
-                "EVEN_I": EVEN_BOUNDS and size_i % plan.block_i == 0,
-                "EVEN_K": EVEN_BOUNDS and size_k > 0 and size_k % (plan.block_k * plan.unroll) == 0}
-    return {"SIZE_I": 0, "SIZE_K": 0, "EVEN_I": False, "EVEN_K": False}
+        return {"SIZE_I": sizes[0], "SIZE_K": sizes[1]}
+    return {"SIZE_I": 0, "SIZE_K": 0}
 
 
 def _run(spec: LaunchSpec, x, mask, scale, out) -> None:
