@@ -580,6 +580,23 @@ def test_row_tiles_span_the_dim_a_mask_repeats_along(shape):
 
 
 @pytest.mark.parametrize(
+    ("shape", "mask_shape", "small_tile"),
+    [
+        ((4, 8192, 8192), (4, 1, 8192), True),  # sizes compiled in
+        ((4, 512, 1024), (4, 1, 1024), False),  # 2**21 elements: sizes read at run time
+        ((2, 2, 2**20), (2, 1, 2**20), False),  # split: sizes read at run time
+    ],
+)
+def test_small_mask_row_tiles_only_where_their_sizes_are_compiled_in(monkeypatch, shape, mask_shape, small_tile):
+    monkeypatch.setattr(REDUCE_MODULE, "SMALL_MASK_BYTES", 2**62)
+    plan = meta_plan(shape, 2, mask_shape)
+    assert (plan.num_warps, plan.unroll) == (
+        (REDUCE_MODULE.SMALL_MASK_WARPS, REDUCE_MODULE.SMALL_MASK_UNROLL) if small_tile else
+        (REDUCE_MODULE.REUSE_WARPS, REDUCE_MODULE.REUSE_UNROLL))
+    assert (plan.splits > 1) == (shape[0] == 2)
+
+
+@pytest.mark.parametrize(
     ("base", "view", "expected"),
     [
         ((4, 1, 8192), lambda t: t.expand(4, 8192, 8192), 4 * 8192),  # stride-0 dims count once
