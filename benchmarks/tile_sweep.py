@@ -702,6 +702,28 @@ VARIANT_SETS["s8final"] = {
     "no_row_sizes": {"CONSTANT_ROW_SIZES": False},
     "no_small_mask_tile": {"SMALL_MASK_BYTES": -1},
 }
+# Session 8, prepared after the final run and not run yet (for the next pass): Inductor-like row tiles with the
+# sizes compiled in where compile still wins (a small mask over M at 4x8192x8192, a mask over N at
+# 8192x4x8192), as small-mask tiles and as row tiles read only where kept.
+CASE_SETS["s8next"] = [
+    ((4, 8192, 8192), 2, "float16", "bcast_m"),
+    ((4, 8192, 8192), 2, "bfloat16", "bcast_m"),
+    ((8192, 4, 8192), 2, "bfloat16", "bcast_n"),
+    ((8192, 4, 8192), 2, "float16", "bcast_n"),
+]
+VARIANT_SETS["s8next"] = {
+    "default": {},
+    "small_1x2048_w8_u1": {"SMALL_MASK_ROWS": 1, "SMALL_MASK_TILE": 2048},
+    "small_1x4096_w8_u1": {"SMALL_MASK_ROWS": 1, "SMALL_MASK_TILE": 4096},
+    "small_1x2048_w4_u2": {"SMALL_MASK_ROWS": 1, "SMALL_MASK_TILE": 2048, "SMALL_MASK_WARPS": 4,
+                           "SMALL_MASK_UNROLL": 2},
+    "small_2x4096_w16_u1": {"SMALL_MASK_WARPS": 16},
+    "small_4x2048_w8_u1": {"SMALL_MASK_ROWS": 4},
+    "row_1x2048_w8_u1": {"ROW_TILE": 2048, "ROW_WARPS": 8, "ROW_UNROLL": 1},
+    "row_1x4096_w8_u1": {"ROW_TILE": 4096, "ROW_WARPS": 8, "ROW_UNROLL": 1},
+    "row_1x1024_w4_u2": {"ROW_UNROLL": 2},
+    "row_1x1024_w4_u8": {"ROW_UNROLL": 8},
+}
 # Module constants that change the kernel without changing the plan.
 KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS",
                   "SKIP_DROPPED", "HOIST_CONSTANT_MASK", "FINISH_SPLIT_IN_KERNEL", "NARROW_INDEX",
