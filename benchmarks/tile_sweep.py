@@ -702,9 +702,9 @@ VARIANT_SETS["s8final"] = {
     "no_row_sizes": {"CONSTANT_ROW_SIZES": False},
     "no_small_mask_tile": {"SMALL_MASK_BYTES": -1},
 }
-# Session 8, prepared after the final run and not run yet (for the next pass): Inductor-like row tiles with the
-# sizes compiled in where compile still wins (a small mask over M at 4x8192x8192, a mask over N at
-# 8192x4x8192), as small-mask tiles and as row tiles read only where kept.
+# Session 8, prepared after the final run and not run yet (for the next pass): Inductor-like row
+# tiles with the sizes compiled in where compile still wins (a small mask over M at 4x8192x8192, a
+# mask over N at 8192x4x8192), as small-mask tiles and as row tiles read only where kept.
 CASE_SETS["s8next"] = [
     ((4, 8192, 8192), 2, "float16", "bcast_m"),
     ((4, 8192, 8192), 2, "bfloat16", "bcast_m"),
