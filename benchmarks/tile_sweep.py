@@ -622,10 +622,112 @@ CASE_SETS["s7final"] = [
     ((8192, 4, 8192), 0, "float16", "none"),
 ]
 VARIANT_SETS["s7final"] = {"default": {}, "no_constant_sizes": {"CONSTANT_SIZES": False}}
+# Session 8 (benchmarks/results/h200-2026-12-04-s8-kernel/): the rows still missing a target after
+# session 7. Row tiles (reduce over N) with their sizes compiled in, at 65536x4x8192 too, and with
+# the bounds checks left out where the tiles cover the sizes exactly (EVEN_BOUNDS, within 1%
+# everywhere in sweep/tile_sweep_s8.txt and removed from reduce.py since: its variants now equal
+# the ones without it); Inductor-like row tiles with sizes compiled in; two controls (no mask, dense).
+CASE_SETS["s8rows"] = [
+    ((8192, 4, 8192), 2, "float16", "bcast_n"),
+    ((8192, 4, 8192), 2, "bfloat16", "bcast_n"),
+    ((8192, 4, 8192), 2, "float16", "bcast_m"),
+    ((8192, 4, 8192), 2, "bfloat16", "bcast_m"),
+    ((4, 8192, 8192), 2, "float16", "bcast_m"),
+    ((4, 8192, 8192), 2, "bfloat16", "bcast_m"),
+    ((4, 8192, 8192), 2, "float16", "bcast_n"),
+    ((65536, 4, 8192), 2, "float16", "bcast_m"),
+    ((65536, 4, 8192), 2, "bfloat16", "bcast_m"),
+    ((65536, 4, 8192), 2, "float16", "bcast_n"),
+    ((8192, 4, 8192), 2, "float16", "none"),
+    ((8192, 4, 8192), 2, "bfloat16", "dense"),
+    ((65536, 4, 8192), 2, "float16", "dense"),
+]
+ROW_CONST = {"CONSTANT_ROW_SIZES": True}
+ROW_EVEN = {**ROW_CONST, "EVEN_BOUNDS": True}
+VARIANT_SETS["s8rows"] = {
+    "default": {},
+    "const": ROW_CONST,
+    "const_even": ROW_EVEN,
+    "const_even_narrow": {**ROW_EVEN, "KEPT_ROWS_WIDE_INDEX": False},
+    "const_even_reuse_4x2048_w8_u1": {**ROW_EVEN, "REUSE_TILE": 8192, "REUSE_WARPS": 8, "REUSE_UNROLL": 1},
+    "const_even_reuse_2x4096_w8_u1": {**ROW_EVEN, "REUSE_ROWS": 2, "REUSE_TILE": 8192, "REUSE_WARPS": 8,
+                                      "REUSE_UNROLL": 1},
+    "const_even_reuse_1x8192_w16_u1": {**ROW_EVEN, "REUSE_ROWS": 1, "REUSE_TILE": 8192, "REUSE_WARPS": 16,
+                                       "REUSE_UNROLL": 1},
+    "const_even_row_1x8192_w16_u1": {**ROW_EVEN, "ROW_TILE": 8192, "ROW_WARPS": 16, "ROW_UNROLL": 1},
+    "const_even_row_1x2048_w8_u2": {**ROW_EVEN, "ROW_TILE": 2048, "ROW_WARPS": 8, "ROW_UNROLL": 2},
+}
+# Session 8: 2-D column tiles without bounds checks, more tiles a step or other shapes where x is
+# read only where kept (the rows under 85%), and 2-D tiles for k = 65536 (65536x4x8192 summed over B,
+# where max-autotune won under a mask over M).
+CASE_SETS["s8cols"] = [
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_n"),
+    ((4, 8192, 8192), 1, "float16", "bcast_n"),
+    ((4, 8192, 8192), 1, "bfloat16", "bcast_n"),
+    ((8192, 4, 8192), 0, "float16", "none"),
+    ((8192, 4, 8192), 0, "float16", "bcast_m"),
+    ((4, 8192, 8192), 1, "bfloat16", "dense"),
+    ((65536, 4, 8192), 0, "float16", "bcast_m"),
+    ((65536, 4, 8192), 0, "bfloat16", "bcast_m"),
+    ((65536, 4, 8192), 0, "float16", "none"),
+    ((65536, 4, 8192), 0, "float16", "bcast_n"),
+    ((65536, 4, 8192), 0, "float16", "dense"),
+]
+EVEN = {"EVEN_BOUNDS": True}
+VARIANT_SETS["s8cols"] = {
+    "default": {},
+    "even": EVEN,
+    "even_kept_u4": {**EVEN, "COLUMN_KEPT_UNROLL": 4},
+    "even_128x32": {**EVEN, "COLUMN_BLOCK_I": 128},
+    "even_64x128": {**EVEN, "COLUMN_TILE": 8192},
+    "even_64x128_kept_u1": {**EVEN, "COLUMN_TILE": 8192, "COLUMN_KEPT_UNROLL": 1},
+    "2d_k65536": {"TWO_D_MAX_K": 65536},
+    "2d_k65536_even": {**EVEN, "TWO_D_MAX_K": 65536},
+    "2d_k65536_even_128x64": {**EVEN, "TWO_D_MAX_K": 65536, "COLUMN_BLOCK_I": 128, "COLUMN_TILE": 8192,
+                              "TWO_D_MIN_PROGRAMS_PER_SM": 1},
+}
+# Session 8, final code: row tiles with their sizes compiled in (CONSTANT_ROW_SIZES) and the
+# small-mask row tiles (SMALL_MASK_BYTES) against the code without each, five rounds.
+CASE_SETS["s8final"] = [
+    ((8192, 4, 8192), 2, "float16", "bcast_n"),
+    ((8192, 4, 8192), 2, "bfloat16", "bcast_m"),
+    ((4, 8192, 8192), 2, "float16", "bcast_m"),
+    ((4, 8192, 8192), 2, "bfloat16", "bcast_m"),
+    ((65536, 4, 8192), 2, "float16", "bcast_m"),
+    ((8192, 4, 8192), 2, "float16", "none"),
+]
+VARIANT_SETS["s8final"] = {
+    "default": {},
+    "no_row_sizes": {"CONSTANT_ROW_SIZES": False},
+    "no_small_mask_tile": {"SMALL_MASK_BYTES": -1},
+}
+# Session 8, prepared after the final run and not run yet (for the next pass): Inductor-like row
+# tiles with the sizes compiled in where compile still wins (a small mask over M at 4x8192x8192, a
+# mask over N at 8192x4x8192), as small-mask tiles and as row tiles read only where kept.
+CASE_SETS["s8next"] = [
+    ((4, 8192, 8192), 2, "float16", "bcast_m"),
+    ((4, 8192, 8192), 2, "bfloat16", "bcast_m"),
+    ((8192, 4, 8192), 2, "bfloat16", "bcast_n"),
+    ((8192, 4, 8192), 2, "float16", "bcast_n"),
+]
+VARIANT_SETS["s8next"] = {
+    "default": {},
+    "small_1x2048_w8_u1": {"SMALL_MASK_ROWS": 1, "SMALL_MASK_TILE": 2048},
+    "small_1x4096_w8_u1": {"SMALL_MASK_ROWS": 1, "SMALL_MASK_TILE": 4096},
+    "small_1x2048_w4_u2": {"SMALL_MASK_ROWS": 1, "SMALL_MASK_TILE": 2048, "SMALL_MASK_WARPS": 4,
+                           "SMALL_MASK_UNROLL": 2},
+    "small_2x4096_w16_u1": {"SMALL_MASK_WARPS": 16},
+    "small_4x2048_w8_u1": {"SMALL_MASK_ROWS": 4},
+    "row_1x2048_w8_u1": {"ROW_TILE": 2048, "ROW_WARPS": 8, "ROW_UNROLL": 1},
+    "row_1x4096_w8_u1": {"ROW_TILE": 4096, "ROW_WARPS": 8, "ROW_UNROLL": 1},
+    "row_1x1024_w4_u2": {"ROW_UNROLL": 2},
+    "row_1x1024_w4_u8": {"ROW_UNROLL": 8},
+}
 # Module constants that change the kernel without changing the plan.
 KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS",
                   "SKIP_DROPPED", "HOIST_CONSTANT_MASK", "FINISH_SPLIT_IN_KERNEL", "NARROW_INDEX",
-                  "MASK_AFTER_SUM", "KEPT_ROWS_WIDE_INDEX", "CONSTANT_SIZES")
+                  "MASK_AFTER_SUM", "KEPT_ROWS_WIDE_INDEX", "CONSTANT_SIZES", "CONSTANT_ROW_SIZES")
 
 
 @contextlib.contextmanager

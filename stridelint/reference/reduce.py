@@ -53,6 +53,7 @@ L2 flush measures it) on 17 of 64 benchmark rows and a faster one on 10
 from __future__ import annotations
 
 import functools
+import math
 import operator
 import os
 import statistics
@@ -95,6 +96,16 @@ REUSE_ROWS = 4
 REUSE_TILE = 4096
 REUSE_WARPS = 4
 REUSE_UNROLL = 2
+# A mask of at most SMALL_MASK_BYTES (physical storage) stays in cache, so sharing its loads buys
+# little: those rows take SMALL_MASK_ROWS x SMALL_MASK_TILE // SMALL_MASK_ROWS tiles, SMALL_MASK_WARPS
+# warps, SMALL_MASK_UNROLL a step. 2 x 4096, 8 warps, one a step: 4x8192x8192 under a (4, 1, 8192)
+# mask 131 µs instead of 132-135 (sizes compiled in); at 8192x4x8192 (a 64 MiB mask) equal, at
+# 65536x4x8192 (512 MiB) 10% slower and erratic (tile_sweep_s8), so larger masks keep 4 x 1024.
+SMALL_MASK_BYTES = 2**20
+SMALL_MASK_ROWS = 2
+SMALL_MASK_TILE = 8192
+SMALL_MASK_WARPS = 8
+SMALL_MASK_UNROLL = 1
 # Column tiles (k not contiguous): a program sums ONE_ROW_COLUMNS contiguous columns, one
 # reduced row a tile: x, mask and scale then share one register layout (a 2-D tile gives a
 # 1-byte mask and 2-byte x different vector widths, and converting between them cost up to 5x:
@@ -169,6 +180,12 @@ NUM_STAGES = None
 # instead of 139; under a mask over N 112-114 instead of 113-115 (tile_sweep_s7const).
 CONSTANT_SIZES = True
 CONSTANT_SIZES_MIN_ELEMENTS = 2**22
+# Unsplit row tiles (k contiguous) of CONSTANT_SIZES_MIN_ELEMENTS or more compile their sizes in too:
+# under a mask over M 146-149 µs instead of 151-152 (8192x4x8192), 1067-1073 instead of 1111-1114
+# (65536x4x8192), dense 190 instead of 198, no mask 131 instead of 134; under a mask over N within
+# 1% (tile_sweep_s8). Leaving out the bounds checks where the tiles cover the sizes exactly was
+# within 1% on every row and tile (removed).
+CONSTANT_ROW_SIZES = True
 # Load a mask that is constant along k once per program (else with every tile, like one that varies).
 HOIST_CONSTANT_MASK = True
 # Read x only where the mask keeps it, when the mask is constant along x's contiguous dim.
@@ -439,14 +456,18 @@ class Tile(NamedTuple):
 
 def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool,
                 mask_repeats_along_i: bool = False, mask_varies_along_k: bool = False,
-                constant_sizes: bool = False) -> Tile:
+                small_mask: bool = False, constant_sizes: bool = False) -> Tile:
     """(BLOCK_I, BLOCK_K, num_warps, UNROLL): the tile's long side runs along x's contiguous
     axis, so loads coalesce whether or not that axis is the reduced one. (A mask that does not
-    repeat along i varies along it.) ``constant_sizes``: an unsplit 2-D tile would compile its
-    sizes in (``_constant_sizes``)."""
+    repeat along i varies along it.) ``small_mask``: the mask's storage is at most
+    SMALL_MASK_BYTES. ``constant_sizes``: an unsplit 2-D tile would compile its sizes in
+    (``_constant_sizes``)."""
     programs_one_row = size_o * _cdiv(size_i, ONE_ROW_COLUMNS)
     size_i, size_k = _next_power_of_2(max(size_i, 1)), _next_power_of_2(max(size_k, 1))
     if reduced_is_fast:
+        if mask_repeats_along_i and small_mask:
+            block_i = min(size_i, SMALL_MASK_ROWS)
+            return Tile(block_i, min(size_k, SMALL_MASK_TILE // block_i), SMALL_MASK_WARPS, SMALL_MASK_UNROLL)
         if mask_repeats_along_i:
             block_i = min(size_i, REUSE_ROWS)
             return Tile(block_i, min(size_k, REUSE_TILE // block_i), REUSE_WARPS, REUSE_UNROLL)
@@ -485,14 +506,20 @@ def _splits(programs: int, size_k: int, step: int, elements: int, sm_count: int,
 
 def _layout(x: torch.Tensor, dim: int, mask: torch.Tensor | None):
     """((outer, inner), (size_o, size_i, size_k), (reduced dim is x's contiguous one, the mask
-    repeats along the tile's kept dim, the mask varies along the reduced dim)): the arguments
-    of ``_tile_shape`` after the sizes."""
+    repeats along the tile's kept dim, the mask varies along the reduced dim, the mask's storage
+    is at most SMALL_MASK_BYTES)): the arguments of ``_tile_shape`` after the sizes."""
     (outer, inner, _), fast_dim = _roles(x, dim, mask)
     size_o, size_i, size_k = x.shape[outer], x.shape[inner], x.shape[dim]
     mask_stride = None if mask is None else mask.stride()
     repeats = mask is not None and mask_stride[inner] == 0 and size_i > 1
     varies = mask is not None and mask_stride[dim] != 0 and size_k > 1
-    return (outer, inner), (size_o, size_i, size_k), (fast_dim == dim, repeats, varies)
+    small = mask is not None and _storage_bytes(mask) <= SMALL_MASK_BYTES
+    return (outer, inner), (size_o, size_i, size_k), (fast_dim == dim, repeats, varies, small)
+
+
+def _storage_bytes(t: torch.Tensor) -> int:
+    """The bytes a (possibly broadcast) view spans: its stride-0 dims count once."""
+    return t.element_size() * math.prod(size for size, stride in zip(t.shape, t.stride()) if stride != 0)
 
 
 def _make_plan(x: torch.Tensor, roles, sizes, tile: Tile, target_per_sm: int | None = None) -> Plan:
@@ -512,8 +539,19 @@ def _constant_sizes(x: torch.Tensor, sizes) -> bool:
 
 def _plan(x: torch.Tensor, dim: int, mask: torch.Tensor | None) -> Plan:
     """The heuristic layout of one reduce, from shapes and strides alone."""
-    roles, sizes, flags = _layout(x, dim, mask)
-    return _make_plan(x, roles, sizes, _tile_shape(*sizes, *flags, _constant_sizes(x, sizes)))
+    return _heuristic_plan(x, *_layout(x, dim, mask))
+
+
+def _heuristic_plan(x: torch.Tensor, roles, sizes, flags) -> Plan:
+    """``_plan`` from ``_layout``'s answer. Small-mask row tiles only where their sizes are
+    compiled in: with sizes read at run time they ran 166-170 µs instead of 131-132 at
+    4x8192x8192 (tile_sweep_s8final), so there the shared-mask tile stays."""
+    plan = _make_plan(x, roles, sizes, _tile_shape(*sizes, *flags, _constant_sizes(x, sizes)))
+    reduced_is_fast, repeats, varies, small = flags
+    if small and reduced_is_fast and not _size_constants(plan, x, False, sizes[1:])["SIZE_K"]:
+        plan = _make_plan(x, roles, sizes, _tile_shape(*sizes, reduced_is_fast, repeats, varies, False,
+                                                       _constant_sizes(x, sizes)))
+    return plan
 
 
 def _clip_tile(block_i: int, block_k: int, num_warps: int, unroll: int, size_i: int, size_k: int) -> Tile:
@@ -525,8 +563,8 @@ def _candidate_plans(x: torch.Tensor, dim: int, mask: torch.Tensor | None) -> li
     """The plans the autotune times for this layout: the heuristic plan first, then the
     candidates of its class, clipped to the sizes, without repeats."""
     roles, sizes, flags = _layout(x, dim, mask)
-    (_, size_i, size_k), (reduced_is_fast, repeats, _) = sizes, flags
-    plans = [_make_plan(x, roles, sizes, _tile_shape(*sizes, *flags, _constant_sizes(x, sizes)))]
+    (_, size_i, size_k), (reduced_is_fast, repeats, _, _) = sizes, flags
+    plans = [_heuristic_plan(x, roles, sizes, flags)]
     if reduced_is_fast:
         options = [(tile, None) for tile in (REUSE_CANDIDATES if repeats else ROW_CANDIDATES)]
     elif size_k <= SHORT_K:
@@ -800,7 +838,7 @@ def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
         X_EVICTION=x_eviction, OPERAND_EVICTION=OPERAND_EVICTION, HOIST_MASK=HOIST_CONSTANT_MASK,
         WIDE_INDEX=wide_index, MASK_SUMS=mask_sums, SELECT_PRODUCTS=has_mask and not (mask_sums or skip_select),
         ZERO_DROPPED_SCALE=has_scale and skip_select,
-        # Sizes compiled in: unsplit 2-D tiles of large inputs (CONSTANT_SIZES).
+        # Sizes compiled in: unsplit 2-D and row tiles of large inputs (CONSTANT_SIZES).
         **_size_constants(plan, x, fast_dim != dim, (size_i, size_k)),
         num_warps=plan.num_warps, **({} if NUM_STAGES is None else {"num_stages": NUM_STAGES}),
     )
@@ -811,10 +849,10 @@ def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
 
 
 def _size_constants(plan: Plan, x, reduced_is_slow: bool, sizes) -> dict:
-    """SIZE_I and SIZE_K: the sizes for an unsplit 2-D tile of CONSTANT_SIZES_MIN_ELEMENTS or more
-    (``CONSTANT_SIZES``), else 0 (read at run time)."""
-    two_d = reduced_is_slow and plan.block_k > 1 and plan.splits == 1
-    if CONSTANT_SIZES and two_d and x.numel() >= CONSTANT_SIZES_MIN_ELEMENTS:
+    """SIZE_I and SIZE_K: the sizes for an unsplit 2-D tile (``CONSTANT_SIZES``) or row tile
+    (``CONSTANT_ROW_SIZES``) of CONSTANT_SIZES_MIN_ELEMENTS or more, else 0 (read at run time)."""
+    tiles = (plan.block_k > 1) if reduced_is_slow else CONSTANT_ROW_SIZES
+    if CONSTANT_SIZES and tiles and plan.splits == 1 and x.numel() >= CONSTANT_SIZES_MIN_ELEMENTS:
         return {"SIZE_I": sizes[0], "SIZE_K": sizes[1]}
     return {"SIZE_I": 0, "SIZE_K": 0}
 

@@ -219,26 +219,43 @@ def test_random_cases_match_torch(case):
 REDUCE_MODULE = importlib.import_module("stridelint.reference.reduce")  # not the function
 
 
-@pytest.fixture
-def constant_size_2d_tiles(monkeypatch):
-    """Every reduce over a dim that is not contiguous (longer than 1) on unsplit 2-D tiles
-    whose sizes are compiled in (CONSTANT_SIZES), whatever the input's size and grid."""
+@pytest.fixture(params=["shared_mask_rows", "small_mask_rows"])
+def constant_size_tiles(request, monkeypatch):
+    """Every reduce over a dim that is not contiguous (longer than 1) on unsplit 2-D tiles, and
+    every reduce over the contiguous dim on row tiles, whose sizes are compiled in
+    (CONSTANT_SIZES, CONSTANT_ROW_SIZES), whatever the input's size and grid; rows under a mask
+    that repeats along them on the shared-mask tiles or on the small-mask ones (SMALL_MASK_*)."""
+    small = request.param == "small_mask_rows"
     for name, value in {"SHORT_K": 1, "TWO_D_MAX_K": 2**62, "TWO_D_MIN_PROGRAMS_PER_SM": 0,
-                        "CONSTANT_SIZES": True, "CONSTANT_SIZES_MIN_ELEMENTS": 0,
-                        "COLUMN_BLOCK_I": 2, "COLUMN_TILE": 4}.items():
+                        "CONSTANT_SIZES": True, "CONSTANT_ROW_SIZES": True, "CONSTANT_SIZES_MIN_ELEMENTS": 0,
+                        "COLUMN_BLOCK_I": 2, "COLUMN_TILE": 4, "ROW_TILE": 2, "ROW_UNROLL": 2,
+                        "REUSE_ROWS": 2, "REUSE_TILE": 4, "REUSE_UNROLL": 1, "SMALL_MASK_BYTES": 2**62 if small else -1,
+                        "SMALL_MASK_ROWS": 4, "SMALL_MASK_TILE": 8, "SMALL_MASK_UNROLL": 2}.items():
         monkeypatch.setattr(REDUCE_MODULE, name, value)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(reduce_cases())
-def test_random_cases_match_torch_with_constant_size_2d_tiles(constant_size_2d_tiles, case):
+def test_random_cases_match_torch_with_constant_size_tiles(constant_size_tiles, case):
     x, dim = case[0], case[1] % 3
     mask = case[2]
     plan = REDUCE_MODULE._plan(x, dim, None if mask is None else mask.expand(x.shape))
     column_tiles = REDUCE_MODULE._fast_dim(x) != dim
     constants = REDUCE_MODULE._size_constants(plan, x, column_tiles, (x.shape[plan.inner], x.shape[dim]))
-    assert (constants["SIZE_K"] > 0) == (column_tiles and plan.block_k > 1)  # the path under test
+    assert (constants["SIZE_K"] > 0) == (plan.block_k > 1 or not column_tiles)  # the path under test
     assert_matches_reference(*case)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
+@pytest.mark.parametrize(("shape", "dim"), [((3, 4, 8), 2), ((3, 5, 7), 2), ((2, 8, 6), 1), ((8, 3, 5), 0)])
+def test_constant_size_tiles_on_exact_and_ragged_sizes(constant_size_tiles, shape, dim):
+    """Sizes the tiles cover exactly or not, every mask broadcast, masked-out inf and NaN dropped."""
+    x = make_x(shape, torch.float16)
+    for broadcast_dims in BROADCAST_SUBSETS:
+        mask = make_mask(broadcast_base_shape(shape, broadcast_dims), torch.bool)
+        assert_matches_reference(x, dim, mask.expand(shape), make_scale((shape[0], 1, 1)))
+    for broadcast_dims in [(), (0,), (1,), (2,)]:
+        assert_drops_inf_and_nan(make_mask(broadcast_base_shape(shape, broadcast_dims)), dim, shape)
 
 
 @pytest.fixture
@@ -266,7 +283,7 @@ def split_tiles(request, monkeypatch):
     overrides = {
         "SPLIT_MIN_ELEMENTS": 0, "SPLIT_MIN_PROGRAMS_PER_SM": 10**9, "SPLIT_TARGET_PROGRAMS_PER_SM": 10**9,
         "SPLIT_MIN_STEPS": 1, "ROW_TILE": 4, "ROW_ROWS": 2, "REUSE_ROWS": 2, "REUSE_TILE": 4,
-        "TWO_D_MIN_PROGRAMS_PER_SM": 10**9, "TWO_D_MAX_K": 0,
+        "TWO_D_MIN_PROGRAMS_PER_SM": 10**9, "TWO_D_MAX_K": 0, "SMALL_MASK_BYTES": -1,
     }
     if request.param == "two_d":  # every column reduce on 2-D tiles, masks varying along both too
         overrides.update({"COLUMN_BLOCK_I": 2, "COLUMN_TILE": 4, "ONE_ROW_MAX_K": 0})
@@ -409,24 +426,30 @@ def test_which_long_reduced_dims_take_2d_tiles(monkeypatch, shape, dim, mask_sha
         assert plan.unroll == (REDUCE_MODULE.COLUMN_KEPT_UNROLL if kept_only else REDUCE_MODULE.COLUMN_UNROLL)
 
 
+@pytest.mark.parametrize("row_sizes", [True, False])
 @pytest.mark.parametrize(
     ("shape", "dim", "splits", "constant"),
     [
-        ((8192, 4, 8192), 0, None, True),  # unsplit 2-D tiles of 2**28 elements
-        ((4, 8192, 8192), 1, None, True),
-        ((8192, 4, 8192), 0, 2, False),  # split: k read at run time
-        ((16, 64, 1024), 1, None, False),  # 2**20 elements: one kernel for every shape
-        ((8192, 4, 8192), 2, None, False),  # row tiles
-        ((8192, 4, 8192), 1, None, False),  # one-row tiles
+        ((8192, 4, 8192), 0, None, "2d"),  # unsplit 2-D tiles of 2**28 elements
+        ((4, 8192, 8192), 1, None, "2d"),
+        ((8192, 4, 8192), 0, 2, None),  # split: k read at run time
+        ((16, 64, 1024), 1, None, None),  # 2**20 elements: one kernel for every shape
+        ((8192, 4, 8192), 2, None, "rows"),  # row tiles: with CONSTANT_ROW_SIZES
+        ((16, 64, 1024), 2, None, None),
+        ((8192, 4, 8192), 2, 2, None),
+        ((8192, 4, 8192), 1, None, None),  # one-row tiles
     ],
 )
-def test_sizes_are_compiled_in_only_for_unsplit_2d_tiles_of_large_inputs(monkeypatch, shape, dim, splits, constant):
+def test_sizes_are_compiled_in_only_for_unsplit_tiles_of_large_inputs(monkeypatch, shape, dim, splits, constant,
+                                                                      row_sizes):
     monkeypatch.setattr(REDUCE_MODULE, "TWO_D_MIN_PROGRAMS_PER_SM", 0)
+    monkeypatch.setattr(REDUCE_MODULE, "CONSTANT_ROW_SIZES", row_sizes)
     x = torch.empty(shape, device="meta")
     plan = REDUCE_MODULE._plan(x, dim, None)
     if splits is not None:
         plan = plan._replace(splits=splits)
     sizes = (shape[plan.inner], shape[dim])
+    constant = constant == "2d" or (constant == "rows" and row_sizes)
     expected = {"SIZE_I": sizes[0], "SIZE_K": sizes[1]} if constant else {"SIZE_I": 0, "SIZE_K": 0}
     assert REDUCE_MODULE._size_constants(plan, x, REDUCE_MODULE._fast_dim(x) != dim, sizes) == expected
 
@@ -524,6 +547,7 @@ def test_a_call_seen_before_reuses_its_launch_until_a_setting_changes(monkeypatc
     recorder = _LaunchRecorder()
     monkeypatch.setattr(REDUCE_MODULE, "_reduce_kernel", recorder)
     monkeypatch.setattr(REDUCE_MODULE, "_LAUNCHES", {})
+    monkeypatch.setattr(REDUCE_MODULE, "SMALL_MASK_BYTES", -1)
     x = torch.empty((64, 4, 4096), dtype=torch.float16, device="meta")
     mask = torch.empty((64, 1, 4096), dtype=torch.bool, device="meta")
     REDUCE_MODULE.reduce(x, 2, mask)
@@ -540,11 +564,50 @@ def test_a_call_seen_before_reuses_its_launch_until_a_setting_changes(monkeypatc
 @pytest.mark.parametrize("shape", [(8192, 4, 8192), (4, 8192, 8192)])
 def test_row_tiles_span_the_dim_a_mask_repeats_along(shape):
     """A mask (B, 1, N) summed over N: the tile's rows run along M, so each mask load serves
-    REUSE_ROWS rows of x; without a repeating mask, the larger kept dim."""
+    REUSE_ROWS rows of x (SMALL_MASK_ROWS where the mask's storage is at most SMALL_MASK_BYTES:
+    4 x 8192 float32 values here, against 8192 x 8192); without a repeating mask, the larger kept dim."""
     plan = meta_plan(shape, 2, (shape[0], 1, shape[2]))
-    assert plan.inner == 1 and plan.block_i == REDUCE_MODULE.REUSE_ROWS
+    small = shape[0] * shape[2] * 4 <= REDUCE_MODULE.SMALL_MASK_BYTES
+    assert small == (shape[0] == 4)
+    rows, tile, warps, unroll = (
+        (REDUCE_MODULE.SMALL_MASK_ROWS, REDUCE_MODULE.SMALL_MASK_TILE, REDUCE_MODULE.SMALL_MASK_WARPS,
+         REDUCE_MODULE.SMALL_MASK_UNROLL) if small else
+        (REDUCE_MODULE.REUSE_ROWS, REDUCE_MODULE.REUSE_TILE, REDUCE_MODULE.REUSE_WARPS, REDUCE_MODULE.REUSE_UNROLL))
+    assert plan.inner == 1 and (plan.block_i, plan.block_i * plan.block_k, plan.num_warps, plan.unroll) == (
+        rows, tile, warps, unroll)
     assert meta_plan(shape, 2).inner == (0 if shape[0] > shape[1] else 1)
     assert meta_plan(shape, 2, (shape[0], shape[1], 1)).block_i == REDUCE_MODULE.ROW_ROWS
+
+
+@pytest.mark.parametrize(
+    ("shape", "mask_shape", "small_tile"),
+    [
+        ((4, 8192, 8192), (4, 1, 8192), True),  # sizes compiled in
+        ((4, 512, 1024), (4, 1, 1024), False),  # 2**21 elements: sizes read at run time
+        ((2, 2, 2**20), (2, 1, 2**20), False),  # split: sizes read at run time
+    ],
+)
+def test_small_mask_row_tiles_only_where_their_sizes_are_compiled_in(monkeypatch, shape, mask_shape, small_tile):
+    monkeypatch.setattr(REDUCE_MODULE, "SMALL_MASK_BYTES", 2**62)
+    plan = meta_plan(shape, 2, mask_shape)
+    assert (plan.num_warps, plan.unroll) == (
+        (REDUCE_MODULE.SMALL_MASK_WARPS, REDUCE_MODULE.SMALL_MASK_UNROLL) if small_tile else
+        (REDUCE_MODULE.REUSE_WARPS, REDUCE_MODULE.REUSE_UNROLL))
+    assert (plan.splits > 1) == (shape[0] == 2)
+
+
+@pytest.mark.parametrize(
+    ("base", "view", "expected"),
+    [
+        ((4, 1, 8192), lambda t: t.expand(4, 8192, 8192), 4 * 8192),  # stride-0 dims count once
+        ((4, 8192, 1), lambda t: t.expand(4, 8192, 8192).transpose(0, 2), 4 * 8192),
+        ((3, 5, 7), lambda t: t, 3 * 5 * 7),
+        ((1, 1, 1), lambda t: t.expand(5, 6, 7), 1),
+    ],
+)
+def test_storage_bytes_count_each_stored_value_once(base, view, expected):
+    mask = view(torch.empty(base, dtype=torch.int32, device="meta"))
+    assert REDUCE_MODULE._storage_bytes(mask) == 4 * expected
 
 
 @pytest.mark.parametrize(
@@ -637,10 +700,12 @@ def test_launch_metadata_hook_runs_on_launch():
 @pytest.mark.gpu
 @gpu
 @pytest.mark.parametrize("mask_kind", ["none", "dense", "bcast_n", "bcast_m"])
-@pytest.mark.parametrize(("shape", "dim"), [((4, 2048, 1024), 1), ((2048, 4, 1024), 0), ((2048, 4, 1024), 2)])
+@pytest.mark.parametrize(("shape", "dim"), [((4, 2048, 1024), 1), ((2048, 4, 1024), 0), ((2048, 4, 1024), 2),
+                                           ((4, 2048, 1024), 2)])
 def test_compiled_kernel_split_and_shared_mask_rows(shape, dim, mask_kind):
     """Shapes large enough for the split reduced dim (dims 0 and 1) and for row tiles sharing
-    a mask row (dim 2, mask broadcast over M), checked against PyTorch."""
+    a mask row (dim 2, mask broadcast over M; a small mask at (4, 2048, 1024)), row tiles with
+    their sizes compiled in (dim 2), checked against PyTorch."""
     batch, rows, cols = shape
     mask_shape = {"none": None, "dense": shape, "bcast_n": (batch, rows, 1), "bcast_m": (batch, 1, cols)}[mask_kind]
     mask = None if mask_shape is None else make_mask(mask_shape, torch.bool)
