@@ -160,3 +160,43 @@ def test_the_cycle_collector_is_as_it_was_after_a_file(tmp_path, enabled):
             assert gc.isenabled() is enabled
     finally:
         gc.enable()
+
+
+# The screen's readings of what the analysis skips (kernel bodies, docstrings that document
+# no parameter): the full path's output where a finding stands on them, and where none does.
+SEED_CASES = {
+    "hook_documented_args": (
+        'import triton\n\n\ndef metadata(grid, kernel, meta):\n'
+        '    """``Mask`` may be a broadcast view."""\n    mask = meta["Mask"]\n'
+        '    return {"n": (mask != 0).sum()}\n\n\n@triton.jit(launch_metadata=metadata)\n'
+        "def _rows(X, Mask):\n    pass\n\n\ndef run(x, mask):\n    _rows[(1,)](x, mask)\n",
+        True,
+    ),
+    "decorator_outside_the_kernel_table": (
+        "import cutlass.cute as cute\n\n\n@cute.jit\ndef kernel(x):\n"
+        "    return (x.expand(4, 8) != 0).sum()\n",
+        True,
+    ),
+    "source_in_a_kernel_body": (
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef kernel(X, N):\n"
+        "    y = tl.load(X).expand(4, 4)\n    tl.store(X, (y != 0).sum())\n\n\n"
+        "def launch(x, n):\n    kernel[(1,)](x, n)\n",
+        False,
+    ),
+    "docstring_prose_without_a_parameter": (
+        "import triton\n\n\n@triton.jit\ndef kernel(X):\n    pass\n\n\n"
+        'def launch(x, y):\n    """Reduce the partials, then broadcast one scalar."""\n'
+        "    kernel[(1,)](x)\n    return (y != 0).sum()\n",
+        False,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", SEED_CASES)
+def test_what_the_analysis_skips_gives_the_full_path_output(tmp_path, name):
+    text, has_findings = SEED_CASES[name]
+    path = tmp_path / f"{name}.py"
+    config = load_config(tmp_path, isolated=True)
+    full = lint_text(decode(text.encode()), config, path, prefilter=False)
+    assert bool(full.findings) is has_findings
+    _same_output(text.encode(), config, path)
