@@ -84,6 +84,8 @@ class _Unit:
     subscripted: set[str] = field(default_factory=set)  # names along `a.b(c)[...]` chains
     hook_documented: set[str] = field(default_factory=set)  # seeds only if the name is a hook's
     metadata_names: set[str] = field(default_factory=set)  # `launch_metadata=NAME` values
+    source_chains: set[str] = field(default_factory=set)  # `a.b.expand`: a source unless
+    # its root is imported and resolves to no source (_resolve_source_names)
     nested_scopes: int = 0  # nested functions and lambdas: they have flows of their own
     outer: _Unit | None = None  # a decorated function's decorators and signature alone,
     # when its body holds no nested function or lambda
@@ -156,12 +158,26 @@ def _resolve_source_names(units: list[_Unit]) -> set[str]:
     `x_expanded` or a parameter is no source. Marks the units that name one; returns the
     names."""
     sources: set[str] = set()
+    bindings: dict[str, set[str]] = {}
     for unit in units:
         sources.update(local for local, targets in unit.bindings.items() if targets & _SOURCES)
+        for local, targets in unit.bindings.items():
+            bindings.setdefault(local, set()).update(targets)
     for unit in units:
-        if (unit.names if unit.outer is None else unit.outer.names) & sources:
+        read = unit if unit.outer is None else unit.outer
+        if read.names & sources or any(_may_make(c, bindings) for c in read.source_chains):
             unit.hit = True
     return sources
+
+
+def _may_make(chain: str, bindings: dict[str, set[str]]) -> bool:
+    """Whether `a.b.expand(...)` can start a broadcast as the analysis reads the call
+    (dataflow.py `_call`): a function when its root is imported (`tl.broadcast_to` is
+    `triton.language.broadcast_to`, no source), else a method named as a source. With the
+    root imported more than once, any of its targets may be the one the table keeps."""
+    root, _, rest = chain.partition(".")
+    targets = bindings.get(root)
+    return not targets or any(f"{target}.{rest}" in _SOURCES for target in targets)
 
 
 def _without_device_seeds(units: list[_Unit]) -> None:
@@ -378,8 +394,14 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
             continue  # a source only if an import binds it to one (_resolve_source_names)
         if kind is ast.Attribute:
             unit.attributes.add(node.attr)
-            if node.attr in _SOURCE_ATTRIBUTES or node.attr in hints:
+            if node.attr in hints:
                 unit.hit = True
+            elif node.attr in _SOURCE_ATTRIBUTES:
+                chain = _dotted(node)  # `torch.broadcast_to`, `tl.broadcast_to`: resolved
+                if chain is None:  # later; `x.expand`, `f(x).expand`: a method
+                    unit.hit = True
+                else:
+                    unit.source_chains.add(chain)
         elif kind is ast.Constant:
             if type(node.value) is str and node.value in hints:
                 unit.hit = True

@@ -404,3 +404,32 @@ def test_a_docstring_documenting_a_hooks_args_is_a_seed_in_a_hook():
         "metadata(grid, kernel, meta)", "metadata(grid, kernel, args)"
     )
     assert kept(signature) == {"metadata"}
+
+
+def test_an_attribute_source_through_an_import_is_resolved_as_the_analysis_does():
+    """`tl.broadcast_to(...)` is `triton.language.broadcast_to`, a function and no source
+    (the analysis resolves a call's dotted name through the imports before reading it as
+    a method); `torch.broadcast_to` is one, and so is `x.expand` or a relative import's
+    `utils.expand` (no qualified name: a method)."""
+    names = kept(
+        """
+        import torch
+        import triton.language as tl
+        from . import layout_utils
+
+        def device_like(x):
+            return tl.broadcast_to(x, (4, 4)).sum()
+
+        def torch_function(x):
+            return torch.broadcast_to(x, (4, 4)).sum()
+
+        def relative(x):
+            return layout_utils.expand(x, dim=0).sum()
+
+        def method(x):
+            return x.expand(4, 4).sum()
+        """
+    )
+    assert names == {"torch_function", "relative", "method"}
+    twice = "import torch as tl\nimport triton.language as tl\n\ndef f(x):\n    return tl.broadcast_to(x, (4,))\n"
+    assert kept(twice) == {"f"}  # either import may be the one the table keeps

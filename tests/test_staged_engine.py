@@ -189,6 +189,18 @@ SEED_CASES = {
         "    kernel[(1,)](x)\n    return (y != 0).sum()\n",
         False,
     ),
+    "a_function_through_an_import": (
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef kernel(X):\n"
+        "    pass\n\n\ndef launch(x):\n    kernel[(1,)](x)\n"
+        "    return (tl.broadcast_to(x, (4, 8)) != 0).sum()\n",
+        False,
+    ),
+    "a_source_function_through_an_import": (
+        "import torch as th\nimport triton\n\n\n@triton.jit\ndef kernel(X):\n"
+        "    pass\n\n\ndef launch(x):\n    kernel[(1,)](x)\n"
+        "    return (th.broadcast_to(x, (4, 8)) != 0).sum()\n",
+        True,
+    ),
 }
 
 
