@@ -113,6 +113,7 @@ def lint_text(
                 config.broadcast_hints,
                 scope=config.scope,
                 wrapper_decorators=config.wrapper_decorators,
+                reference_seeds=config.low_severity or may_name_a_code(source.text),
             )
             if reduced.text is None:
                 return finish(LintResult([]))

@@ -112,7 +112,11 @@ def plan(
     *,
     scope: str = "wrappers",
     wrapper_decorators: Iterable[str] = (),
+    reference_seeds: bool = True,
 ) -> Plan:
+    """`reference_seeds=False`: a finding in a reference implementation would be hidden (low
+    severity, and no comment names a code for SL901 to read), so the seeds of the
+    reference functions whose facts stay among themselves start nothing."""
     hints = frozenset(broadcast_hints)
     if hints:  # a hint names a hook's `args` entry in any hook: keep it simple
         return Plan(text, True)
@@ -133,6 +137,8 @@ def plan(
             _scan(rest, statement, hints)
     _without_device_seeds([rest, *units])
     sources = _resolve_source_names([rest, *units])
+    if not reference_seeds:
+        _without_reference_seeds(units, rest)
     defined = {u.name for u in units}
     reads_strides = rest.reads_strides or any(u.reads_strides for u in units)
     seeds = [u for u in units if _is_seed(u, defined, reads_strides)]
@@ -207,6 +213,34 @@ def _without_device_seeds(units: list[_Unit]) -> None:
             unit.outer = None
         if unit.hook_documented & hooks:
             unit.hit = True
+
+
+def _without_reference_seeds(units: list[_Unit], rest: _Unit) -> None:
+    """Every finding inside a function named as a reference implementation (`naive_attn`,
+    `ref_gemm`: module.py `reference_function`) is low severity (rules/common.py). A
+    group of them that names no other function or kernel (no call facts, launches or
+    hooks leave it) and that nothing else names (no caller receives a return) keeps its
+    broadcasts, and so its findings, to itself: their seeds start nothing."""
+    if not any(u.hit or u.zero_compared for u in units):
+        return  # nothing to drop (and LibCST, which the name pattern's module needs, unloaded)
+    from stridelint.analysis.module import _REFERENCE_NAME  # the analysis's own pattern
+
+    group = {id(u): u for u in units if _REFERENCE_NAME.search(u.name.lower())}
+    changed = bool(group)
+    while changed:
+        outside = [u for u in units if id(u) not in group]
+        outside_names = {u.name for u in outside}
+        outside_mentions = rest.mentions().union(*(u.mentions() for u in outside))
+        leaving = [
+            key for key, u in group.items()
+            if u.name in outside_mentions or u.mentions() & outside_names
+        ]  # fmt: skip
+        for key in leaving:
+            del group[key]
+        changed = bool(leaving)
+    for unit in group.values():
+        unit.hit = False
+        unit.zero_compared = []
 
 
 def _is_kernel(func: ast.stmt | None, bindings: dict[str, set[str]]) -> bool:

@@ -433,3 +433,33 @@ def test_an_attribute_source_through_an_import_is_resolved_as_the_analysis_does(
     assert names == {"torch_function", "relative", "method"}
     twice = "import torch as tl\nimport triton.language as tl\n\ndef f(x):\n    return tl.broadcast_to(x, (4,))\n"
     assert kept(twice) == {"f"}  # either import may be the one the table keeps
+
+
+def test_reference_implementations_that_keep_their_facts_start_nothing_when_hidden():
+    """With `reference_seeds=False` (their findings hidden), the seeds of functions named as
+    reference implementations start nothing, as a group that calls only its own members;
+    one that calls another function, or that another function calls, stays a seed."""
+    source = """
+        def naive_attn(q, k):
+            return naive_scores(q, k.expand(4, 8)).sum()
+
+        def naive_scores(q, k):
+            return q * k
+
+        def ref_with_helper(x):
+            return helper(x.expand(4, 8))
+
+        def helper(t):
+            return t.sum()
+
+        def ref_called(x):
+            return x.expand(4, 8)
+
+        def user(x):
+            return ref_called(x).sum()
+        """
+    everything = {"naive_attn", "naive_scores", "ref_with_helper", "helper", "ref_called", "user"}
+    assert kept(source) == everything
+    assert kept(source, reference_seeds=False) == {"ref_with_helper", "helper", "ref_called", "user"}
+    only_group = source.split("def ref_with_helper")[0]
+    assert kept(only_group, reference_seeds=False) is None

@@ -212,3 +212,25 @@ def test_what_the_analysis_skips_gives_the_full_path_output(tmp_path, name):
     full = lint_text(decode(text.encode()), config, path, prefilter=False)
     assert bool(full.findings) is has_findings
     _same_output(text.encode(), config, path)
+
+
+REFERENCE = (
+    "import torch\n\n\ndef naive_attn(q, k):\n    mask = k.expand(q.shape[0], q.shape[1])\n"
+    "    return (mask != 0).sum()\n\n\ndef wrapper(q):\n    return q\n"
+)
+
+
+@pytest.mark.parametrize("low_severity", [False, True])
+@pytest.mark.parametrize("comment", ["", "  # noqa: SL101"])
+def test_a_reference_implementation_gives_the_full_path_output(tmp_path, low_severity, comment):
+    """A reference implementation's findings are low severity: hidden by default, so the
+    screen drops its seeds, unless `low-severity` shows them or a comment names a code
+    (the hidden finding uses the `noqa`: SL901 must not call it unused)."""
+    import dataclasses
+
+    text = REFERENCE.replace("(mask != 0).sum()", "(mask != 0).sum()" + comment)
+    path = tmp_path / "naive.py"
+    config = dataclasses.replace(load_config(tmp_path, isolated=True), low_severity=low_severity)
+    full = lint_text(decode(text.encode()), config, path, prefilter=False)
+    assert [f.code for f in full.findings] == (["SL101"] if low_severity and not comment else [])
+    _same_output(text.encode(), config, path)
