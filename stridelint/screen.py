@@ -518,15 +518,20 @@ def _docstring_seed(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool | None
 
     from stridelint.analysis import evidence
 
-    made = cst.FunctionDef(
-        cst.Name("_"),
-        cst.Parameters(params=[cst.Param(cst.Name(p)) for p in params]),
-        cst.IndentedBlock([cst.SimpleStatementLine([cst.Expr(cst.SimpleString(repr(docstring)))])]),
-    )
-    if evidence.docstring_evidence(made, _nowhere):
+    try:
+        made = cst.FunctionDef(
+            cst.Name("_"),
+            cst.Parameters(params=[cst.Param(cst.Name(p)) for p in params]),
+            cst.IndentedBlock(
+                [cst.SimpleStatementLine([cst.Expr(cst.SimpleString(repr(docstring)))])]
+            ),
+        )
+        if evidence.docstring_evidence(made, _nowhere):
+            return True
+        if len(params) < 3 or not evidence.documented_broadcast_names(made, _nowhere):
+            return False
+    except Exception:  # a node LibCST will not make: read the docstring as a seed
         return True
-    if len(params) < 3 or not evidence.documented_broadcast_names(made, _nowhere):
-        return False
     return True if params[0] == "grid" and params[2] == "args" and len(params) == 3 else None
 
 
