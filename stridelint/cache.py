@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -80,6 +79,8 @@ class ResultCache:
         self._write(self._path(key), document)
 
     def _write(self, path: Path, document: dict[str, Any]) -> None:
+        import tempfile  # a write only: a warm run with nothing new never pays for it
+
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             _ignore_folder(self.directory.parent)

@@ -11,16 +11,13 @@ changed on disk since it was read.
 from __future__ import annotations
 
 import ast
-import concurrent.futures
 import contextlib
 import dataclasses
 import functools
 import gc
-import multiprocessing
 import os
 import stat
 import symtable
-import tempfile
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -113,6 +110,7 @@ def lint_text(
                 config.broadcast_hints,
                 scope=config.scope,
                 wrapper_decorators=config.wrapper_decorators,
+                reference_seeds=config.low_severity or may_name_a_code(source.text),
             )
             if reduced.text is None:
                 return finish(LintResult([]))
@@ -516,6 +514,8 @@ def run_files(
             for i, (report, key) in zip(todo, map(work, paths, known_clean)):
                 done[i], keys[i] = _ticked(report, on_checked), key
         else:
+            import concurrent.futures  # only a run big enough for a pool pays for its import
+
             with _ready_to_fork(), concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
                 chunks = max(1, min(16, len(todo) // (4 * jobs)))
                 results = pool.map(work, paths, known_clean, chunksize=chunks)
@@ -535,6 +535,8 @@ def _ready_to_fork() -> Iterator[None]:
     and every object so far frozen out of the cycle collector's reach (a worker's collector
     would walk all it inherits again and again). Elsewhere (spawn, forkserver) a worker
     starts afresh, and this would only add."""
+    import multiprocessing
+
     forking = multiprocessing.get_start_method() == "fork"
     if forking:
         import libcst  # noqa: F401  # what _lint_parsed_now imports (the context: the analysis)
@@ -624,6 +626,8 @@ def write_atomically(path: Path, original: bytes, new: bytes) -> None:
         target, os.W_OK
     ):  # the mode bits too: root may write anything, but a read-only file says "leave me"
         raise WriteError("the file is read-only")
+    import tempfile  # a fix's write only
+
     handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as stream:

@@ -82,6 +82,13 @@ class _Unit:
     imported: set[str] = field(default_factory=set)  # names its import statements bind
     bindings: dict[str, set[str]] = field(default_factory=dict)  # local -> qualified, imports
     subscripted: set[str] = field(default_factory=set)  # names along `a.b(c)[...]` chains
+    hook_documented: set[str] = field(default_factory=set)  # seeds only if the name is a hook's
+    metadata_names: set[str] = field(default_factory=set)  # `launch_metadata=NAME` values
+    source_chains: set[str] = field(default_factory=set)  # `a.b.expand`: a source unless
+    # its root is imported and resolves to no source (_resolve_source_names)
+    nested_scopes: int = 0  # nested functions and lambdas: they have flows of their own
+    outer: _Unit | None = None  # a decorated function's decorators and signature alone,
+    # when its body holds no nested function or lambda
 
     def mentions(self) -> set[str]:
         return self.names | self.attributes
@@ -105,7 +112,11 @@ def plan(
     *,
     scope: str = "wrappers",
     wrapper_decorators: Iterable[str] = (),
+    reference_seeds: bool = True,
 ) -> Plan:
+    """`reference_seeds=False`: a finding in a reference implementation would be hidden (low
+    severity, and no comment names a code for SL901 to read), so the seeds of the
+    reference functions whose facts stay among themselves start nothing."""
     hints = frozenset(broadcast_hints)
     if hints:  # a hint names a hook's `args` entry in any hook: keep it simple
         return Plan(text, True)
@@ -113,18 +124,21 @@ def plan(
     units: list[_Unit] = []
     for statement in tree.body:
         if isinstance(statement, _FUNCTIONS):
-            units.append(_scan(_Unit(statement.name, statement), statement, hints))
+            units.append(_scan_function(statement, hints))
         elif isinstance(statement, ast.ClassDef):
             for part in (*statement.decorator_list, *statement.bases, *statement.keywords):
                 _scan(rest, part, hints)
             for inner in statement.body:
                 if isinstance(inner, _FUNCTIONS):
-                    units.append(_scan(_Unit(inner.name, inner, in_class=True), inner, hints))
+                    units.append(_scan_function(inner, hints, in_class=True))
                 else:
                     _scan(rest, inner, hints)
         else:
             _scan(rest, statement, hints)
+    _without_device_seeds([rest, *units])
     sources = _resolve_source_names([rest, *units])
+    if not reference_seeds:
+        _without_reference_seeds(units, rest)
     defined = {u.name for u in units}
     reads_strides = rest.reads_strides or any(u.reads_strides for u in units)
     seeds = [u for u in units if _is_seed(u, defined, reads_strides)]
@@ -150,12 +164,108 @@ def _resolve_source_names(units: list[_Unit]) -> set[str]:
     `x_expanded` or a parameter is no source. Marks the units that name one; returns the
     names."""
     sources: set[str] = set()
+    bindings: dict[str, set[str]] = {}
     for unit in units:
         sources.update(local for local, targets in unit.bindings.items() if targets & _SOURCES)
+        for local, targets in unit.bindings.items():
+            bindings.setdefault(local, set()).update(targets)
     for unit in units:
-        if unit.names & sources:
+        read = unit if unit.outer is None else unit.outer
+        if read.names & sources or any(_may_make(c, bindings) for c in read.source_chains):
             unit.hit = True
     return sources
+
+
+def _may_make(chain: str, bindings: dict[str, set[str]]) -> bool:
+    """Whether `a.b.expand(...)` can start a broadcast as the analysis reads the call
+    (dataflow.py `_call`): a function when its root is imported (`tl.broadcast_to` is
+    `triton.language.broadcast_to`, no source), else a method named as a source. With the
+    root imported more than once, any of its targets may be the one the table keeps."""
+    root, _, rest = chain.partition(".")
+    targets = bindings.get(root)
+    return not targets or any(f"{target}.{rest}" in _SOURCES for target in targets)
+
+
+def _without_device_seeds(units: list[_Unit]) -> None:
+    """A kernel's body is device code, which the analysis never runs a flow over
+    (module.py: `is_device_code`): a source, a docstring or a stride test in it starts
+    nothing. A kernel is what `_find_kernels` finds: a decorator resolving through the
+    module's imports to a kernel decorator, whichever import of its root name the table
+    keeps. Such a unit keeps the seeds of its decorators and signature only (`outer`);
+    one with a nested function or lambda (flows of their own) keeps all. A docstring that
+    documents names for a hook's `args` only is a seed where the function may be a hook,
+    i.e. a kernel names it as its `launch_metadata`."""
+    bindings: dict[str, set[str]] = {}
+    hooks: set[str] = set()
+    for unit in units:
+        for local, targets in unit.bindings.items():
+            bindings.setdefault(local, set()).update(targets)
+        hooks.update(unit.metadata_names)
+    for unit in units:
+        if unit.outer is not None and _is_kernel(unit.node, bindings):
+            outer = unit.outer
+            unit.hit = outer.hit
+            unit.zero_compared = outer.zero_compared
+            unit.stride_names = outer.stride_names
+            unit.bound_by_call = outer.bound_by_call
+            unit.hook_documented = outer.hook_documented
+        else:
+            unit.outer = None
+        if unit.hook_documented & hooks:
+            unit.hit = True
+
+
+def _without_reference_seeds(units: list[_Unit], rest: _Unit) -> None:
+    """Every finding inside a function named as a reference implementation (`naive_attn`,
+    `ref_gemm`: module.py `reference_function`) is low severity (rules/common.py). A
+    group of them that names no other function or kernel (no call facts, launches or
+    hooks leave it) and that nothing else names (no caller receives a return) keeps its
+    broadcasts, and so its findings, to itself: their seeds start nothing."""
+    if not any(u.hit or u.zero_compared for u in units):
+        return  # nothing to drop (and LibCST, which the name pattern's module needs, unloaded)
+    from stridelint.analysis.module import _REFERENCE_NAME  # the analysis's own pattern
+
+    group = {id(u): u for u in units if _REFERENCE_NAME.search(u.name.lower())}
+    changed = bool(group)
+    while changed:
+        outside = [u for u in units if id(u) not in group]
+        outside_names = {u.name for u in outside}
+        outside_mentions = rest.mentions().union(*(u.mentions() for u in outside))
+        leaving = [
+            key for key, u in group.items()
+            if u.name in outside_mentions or u.mentions() & outside_names
+        ]  # fmt: skip
+        for key in leaving:
+            del group[key]
+        changed = bool(leaving)
+    for unit in group.values():
+        unit.hit = False
+        unit.zero_compared = []
+
+
+def _is_kernel(func: ast.stmt | None, bindings: dict[str, set[str]]) -> bool:
+    for decorator in getattr(func, "decorator_list", ()):
+        name = _dotted(decorator.func if type(decorator) is ast.Call else decorator)
+        if name is None:
+            continue
+        root, _, rest = name.partition(".")
+        targets = bindings.get(root)
+        if targets and all(
+            (f"{target}.{rest}" if rest else target) in torch_ops.KERNEL_DECORATORS
+            for target in targets
+        ):
+            return True
+    return False
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """`a.b.c` as a string, or None (names.dotted, on the stdlib tree)."""
+    if type(node) is ast.Name:
+        return node.id
+    if type(node) is ast.Attribute:
+        base = _dotted(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
 
 
 def _is_seed(unit: _Unit, defined: set[str], reads_strides: bool) -> bool:
@@ -290,6 +400,22 @@ def _decorator_mentions(unit: _Unit) -> set[str]:
     return names
 
 
+def _scan_function(
+    func: ast.FunctionDef | ast.AsyncFunctionDef, hints: frozenset[str], in_class: bool = False
+) -> _Unit:
+    """A unit; for a decorated function (maybe a kernel), its decorators and signature
+    scanned apart too (`outer`: what stays a seed if its body is device code)."""
+    unit = _scan(_Unit(func.name, func, in_class=in_class), func, hints)
+    if func.decorator_list:
+        outer = _Unit(func.name, func, in_class=in_class)
+        for part in (*func.decorator_list, func.args, func.returns):
+            if part is not None:
+                _scan(outer, part, hints)
+        if outer.nested_scopes == unit.nested_scopes:  # none in the body (a lambda in
+            unit.outer = outer  # `triton.heuristics` is the decorator's, kept with it)
+    return unit
+
+
 def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
     """Walk `root` (the pre-filter's walk, without stopping at the first hit), recording
     into `unit`."""
@@ -302,8 +428,14 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
             continue  # a source only if an import binds it to one (_resolve_source_names)
         if kind is ast.Attribute:
             unit.attributes.add(node.attr)
-            if node.attr in _SOURCE_ATTRIBUTES or node.attr in hints:
+            if node.attr in hints:
                 unit.hit = True
+            elif node.attr in _SOURCE_ATTRIBUTES:
+                chain = _dotted(node)  # `torch.broadcast_to`, `tl.broadcast_to`: resolved
+                if chain is None:  # later; `x.expand`, `f(x).expand`: a method
+                    unit.hit = True
+                else:
+                    unit.source_chains.add(chain)
         elif kind is ast.Constant:
             if type(node.value) is str and node.value in hints:
                 unit.hit = True
@@ -322,8 +454,8 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
                 if alias.asname is not None:
                     unit.bindings.setdefault(alias.asname, set()).add(alias.name)
                 else:
-                    root = alias.name.split(".")[0]
-                    unit.bindings.setdefault(root, set()).add(root)
+                    top = alias.name.split(".")[0]
+                    unit.bindings.setdefault(top, set()).add(top)
         elif kind is ast.ImportFrom:
             if not node.level and node.module:
                 for alias in node.names:
@@ -338,8 +470,17 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
                     unit.bound_by_call[name] = value.func.id
         elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef:
             unit.names.add(node.name)  # a nested def: calls to it stay inside the unit
-            if _docstring_says_broadcast(node):
+            unit.nested_scopes += node is not root
+            seed = _docstring_seed(node)
+            if seed is None:
+                unit.hook_documented.add(node.name)
+            elif seed:
                 unit.hit = True
+        elif kind is ast.Lambda:
+            unit.nested_scopes += 1
+        elif kind is ast.keyword:
+            if node.arg == "launch_metadata" and type(node.value) is ast.Name:
+                unit.metadata_names.add(node.value.id)
         elif kind is ast.Call:
             func = node.func
             if type(func) is ast.Attribute and func.attr == "stride":
@@ -357,6 +498,46 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
             elif child is not None:
                 stack.append(child)
     return unit
+
+
+def _docstring_seed(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool | None:
+    """Whether the docstring gives a name POSSIBLE evidence as the analysis reads it
+    (analysis/evidence.py, run on a LibCST function made of this one's docstring and
+    parameters, so the reading is the analysis's own): True when a parameter's entry or a
+    line quoting it says "broadcast" (or a hook-shaped signature documents any name);
+    None when it documents only other names, which the analysis reads for a hook's `args`
+    (a seed if a kernel names the function as its hook); False otherwise."""
+    if not _docstring_says_broadcast(func):
+        return False
+    docstring = ast.get_docstring(func, clean=False)
+    arguments = func.args
+    params = [a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)]
+    if docstring is None or not all(p.isascii() for p in params):
+        return True  # not a plain string (LibCST reads no f-string); names NFKC may change
+    import libcst as cst
+
+    from stridelint.analysis import evidence
+
+    try:
+        made = cst.FunctionDef(
+            cst.Name("_"),
+            cst.Parameters(params=[cst.Param(cst.Name(p)) for p in params]),
+            cst.IndentedBlock(
+                [cst.SimpleStatementLine([cst.Expr(cst.SimpleString(repr(docstring)))])]
+            ),
+        )
+        if evidence.docstring_evidence(made, _nowhere):
+            return True
+        if len(params) < 3 or not evidence.documented_broadcast_names(made, _nowhere):
+            return False
+    except Exception:  # a node LibCST will not make: read the docstring as a seed
+        return True
+    return True if params[0] == "grid" and params[2] == "args" and len(params) == 3 else None
+
+
+def _nowhere(node: object) -> None:
+    """Positions are not needed to know whether evidence exists."""
+    return None
 
 
 def _docstring_says_broadcast(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -290,3 +290,176 @@ def test_a_caller_of_a_function_that_calls_an_imported_source_is_kept():
             return y + 1
         """
     assert kept(source, scope="all") == {"make", "use"}
+
+
+# ---- what the analysis never runs a flow over starts nothing ------------------------------
+
+
+KERNEL_WITH_A_SOURCE = """
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.autotune(configs=[], key=["N"])
+    @triton.heuristics({"EVEN": lambda args: args["N"] % 2 == 0})
+    @triton.jit
+    def kernel(X, N):
+        x = tl.load(X)
+        tl.store(X, tl.broadcast_to(x, (4, 4)).expand(4, 4))
+
+    def launch(x):
+        kernel[(1,)](x, x.numel())
+
+    def unrelated(y):
+        return y
+    """
+
+
+def test_a_source_in_a_kernel_body_is_no_seed():
+    """A kernel's body is device code: the analysis runs no flow over it (`is_device_code`),
+    so its `broadcast_to`/`expand` start nothing; the lambda is its decorator's."""
+    assert kept(KERNEL_WITH_A_SOURCE) is None
+
+
+def test_a_kernel_body_counts_when_its_decorator_may_resolve_elsewhere():
+    """Device code is what the analysis resolves through the imports: an undecorated name,
+    a decorator outside the kernel table (`cute.jit`) or a root name bound by two imports
+    leaves the body's seeds in."""
+    unresolved = KERNEL_WITH_A_SOURCE.replace("    import triton\n", "")
+    assert kept(unresolved) == {"kernel", "launch"}
+    other = KERNEL_WITH_A_SOURCE.replace("triton.autotune", "cute.jit").replace(
+        "triton.heuristics", "cute.jit").replace("@triton.jit", "@cute.jit")  # fmt: skip
+    assert kept(other) == {"kernel", "launch"}
+    twice = KERNEL_WITH_A_SOURCE + "\n    def elsewhere():\n        import my_triton as triton\n"
+    assert kept(twice) == {"kernel", "launch", "elsewhere"}
+
+
+def test_a_kernel_with_a_nested_scope_keeps_its_seeds():
+    """A nested function or a lambda in the body has a flow of its own."""
+    nested = KERNEL_WITH_A_SOURCE.replace(
+        "        x = tl.load(X)\n", "        x = tl.load(X)\n        f = lambda t: t\n"
+    )
+    assert kept(nested) == {"kernel", "launch"}
+
+
+def test_a_source_in_a_kernel_decorator_stays_a_seed():
+    source = KERNEL_WITH_A_SOURCE.replace(
+        '{"EVEN": lambda args: args["N"] % 2 == 0}',
+        '{"EVEN": lambda args: args["N"].expand(2).sum() == 0}',
+    )
+    assert kept(source) == {"kernel", "launch"}
+
+
+def test_a_docstring_is_a_seed_only_where_the_analysis_reads_a_name_in_it():
+    """Evidence reads a docstring's parameter entries and the lines quoting a parameter; a
+    documented name that is no parameter counts only for a hook's `args`."""
+    names = kept(
+        '''
+        def prose(x, y):
+            """Reduce the partials and broadcast one shared scalar."""
+            return x.sum()
+
+        def in_a_name(x):
+            """Backward dx via _token_broadcast_backward."""
+            return x.sum()
+
+        def entry(mask, x):
+            """Sum.
+
+            Args:
+                mask: a mask that may be broadcast over rows.
+            """
+            return mask.sum()
+
+        def quoted(mask):
+            """The `mask` may be broadcast."""
+            return mask.sum()
+
+        def other_name(a, b, c):
+            """``Helper`` is unused (the broadcast is implicit)."""
+            return a.sum()
+        '''
+    )
+    assert names == {"entry", "quoted"}
+
+
+def test_a_docstring_documenting_a_hooks_args_is_a_seed_in_a_hook():
+    source = '''
+        import triton
+
+        def metadata(grid, kernel, meta):
+            """``Mask`` may be a broadcast view."""
+            return {"n": meta["Mask"].sum()}
+
+        @triton.jit(launch_metadata=metadata)
+        def _rows(X, Mask):
+            pass
+
+        def run(x, mask):
+            _rows[(1,)](x, mask)
+        '''
+    assert kept(source) == {"metadata", "_rows", "run"}
+    assert kept(source.replace("launch_metadata=metadata", "debug=True")) is None
+    signature = source.replace("launch_metadata=metadata", "debug=True").replace(
+        "metadata(grid, kernel, meta)", "metadata(grid, kernel, args)"
+    )
+    assert kept(signature) == {"metadata"}
+
+
+def test_an_attribute_source_through_an_import_is_resolved_as_the_analysis_does():
+    """`tl.broadcast_to(...)` is `triton.language.broadcast_to`, a function and no source
+    (the analysis resolves a call's dotted name through the imports before reading it as
+    a method); `torch.broadcast_to` is one, and so is `x.expand` or a relative import's
+    `utils.expand` (no qualified name: a method)."""
+    names = kept(
+        """
+        import torch
+        import triton.language as tl
+        from . import layout_utils
+
+        def device_like(x):
+            return tl.broadcast_to(x, (4, 4)).sum()
+
+        def torch_function(x):
+            return torch.broadcast_to(x, (4, 4)).sum()
+
+        def relative(x):
+            return layout_utils.expand(x, dim=0).sum()
+
+        def method(x):
+            return x.expand(4, 4).sum()
+        """
+    )
+    assert names == {"torch_function", "relative", "method"}
+    twice = "import torch as tl\nimport triton.language as tl\n\ndef f(x):\n    return tl.broadcast_to(x, (4,))\n"
+    assert kept(twice) == {"f"}  # either import may be the one the table keeps
+
+
+def test_reference_implementations_that_keep_their_facts_start_nothing_when_hidden():
+    """With `reference_seeds=False` (their findings hidden), the seeds of functions named as
+    reference implementations start nothing, as a group that calls only its own members;
+    one that calls another function, or that another function calls, stays a seed."""
+    source = """
+        def naive_attn(q, k):
+            return naive_scores(q, k.expand(4, 8)).sum()
+
+        def naive_scores(q, k):
+            return q * k
+
+        def ref_with_helper(x):
+            return helper(x.expand(4, 8))
+
+        def helper(t):
+            return t.sum()
+
+        def ref_called(x):
+            return x.expand(4, 8)
+
+        def user(x):
+            return ref_called(x).sum()
+        """
+    everything = {"naive_attn", "naive_scores", "ref_with_helper", "helper", "ref_called", "user"}
+    assert kept(source) == everything
+    assert kept(source, reference_seeds=False) == {"ref_with_helper", "helper", "ref_called", "user"}
+    only_group = source.split("def ref_with_helper")[0]
+    assert kept(only_group, reference_seeds=False) is None

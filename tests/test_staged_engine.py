@@ -160,3 +160,77 @@ def test_the_cycle_collector_is_as_it_was_after_a_file(tmp_path, enabled):
             assert gc.isenabled() is enabled
     finally:
         gc.enable()
+
+
+# The screen's readings of what the analysis skips (kernel bodies, docstrings that document
+# no parameter): the full path's output where a finding stands on them, and where none does.
+SEED_CASES = {
+    "hook_documented_args": (
+        'import triton\n\n\ndef metadata(grid, kernel, meta):\n'
+        '    """``Mask`` may be a broadcast view."""\n    mask = meta["Mask"]\n'
+        '    return {"n": (mask != 0).sum()}\n\n\n@triton.jit(launch_metadata=metadata)\n'
+        "def _rows(X, Mask):\n    pass\n\n\ndef run(x, mask):\n    _rows[(1,)](x, mask)\n",
+        True,
+    ),
+    "decorator_outside_the_kernel_table": (
+        "import cutlass.cute as cute\n\n\n@cute.jit\ndef kernel(x):\n"
+        "    return (x.expand(4, 8) != 0).sum()\n",
+        True,
+    ),
+    "source_in_a_kernel_body": (
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef kernel(X, N):\n"
+        "    y = tl.load(X).expand(4, 4)\n    tl.store(X, (y != 0).sum())\n\n\n"
+        "def launch(x, n):\n    kernel[(1,)](x, n)\n",
+        False,
+    ),
+    "docstring_prose_without_a_parameter": (
+        "import triton\n\n\n@triton.jit\ndef kernel(X):\n    pass\n\n\n"
+        'def launch(x, y):\n    """Reduce the partials, then broadcast one scalar."""\n'
+        "    kernel[(1,)](x)\n    return (y != 0).sum()\n",
+        False,
+    ),
+    "a_function_through_an_import": (
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef kernel(X):\n"
+        "    pass\n\n\ndef launch(x):\n    kernel[(1,)](x)\n"
+        "    return (tl.broadcast_to(x, (4, 8)) != 0).sum()\n",
+        False,
+    ),
+    "a_source_function_through_an_import": (
+        "import torch as th\nimport triton\n\n\n@triton.jit\ndef kernel(X):\n"
+        "    pass\n\n\ndef launch(x):\n    kernel[(1,)](x)\n"
+        "    return (th.broadcast_to(x, (4, 8)) != 0).sum()\n",
+        True,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", SEED_CASES)
+def test_what_the_analysis_skips_gives_the_full_path_output(tmp_path, name):
+    text, has_findings = SEED_CASES[name]
+    path = tmp_path / f"{name}.py"
+    config = load_config(tmp_path, isolated=True)
+    full = lint_text(decode(text.encode()), config, path, prefilter=False)
+    assert bool(full.findings) is has_findings
+    _same_output(text.encode(), config, path)
+
+
+REFERENCE = (
+    "import torch\n\n\ndef naive_attn(q, k):\n    mask = k.expand(q.shape[0], q.shape[1])\n"
+    "    return (mask != 0).sum()\n\n\ndef wrapper(q):\n    return q\n"
+)
+
+
+@pytest.mark.parametrize("low_severity", [False, True])
+@pytest.mark.parametrize("comment", ["", "  # noqa: SL101"])
+def test_a_reference_implementation_gives_the_full_path_output(tmp_path, low_severity, comment):
+    """A reference implementation's findings are low severity: hidden by default, so the
+    screen drops its seeds, unless `low-severity` shows them or a comment names a code
+    (the hidden finding uses the `noqa`: SL901 must not call it unused)."""
+    import dataclasses
+
+    text = REFERENCE.replace("(mask != 0).sum()", "(mask != 0).sum()" + comment)
+    path = tmp_path / "naive.py"
+    config = dataclasses.replace(load_config(tmp_path, isolated=True), low_severity=low_severity)
+    full = lint_text(decode(text.encode()), config, path, prefilter=False)
+    assert [f.code for f in full.findings] == (["SL101"] if low_severity and not comment else [])
+    _same_output(text.encode(), config, path)
