@@ -108,7 +108,7 @@ def test_real_files_give_the_full_path_output(corpus_sample):
 # answers those from the screened functions alone, without checking the whole file again.
 WITH_FINDINGS = (
     "transformers-*/transformers/models/llama/modeling_llama.py",
-    "transformers-*/transformers/models/mamba2/modeling_mamba2.py",
+    "transformers-*/transformers/models/bamba/modeling_bamba.py",
     "diffusers-*/diffusers/models/attention_dispatch.py",
     "transformers-*/transformers/models/mimi/modeling_mimi.py",
     "diffusers-*/diffusers/models/transformers/transformer_flux3.py",
