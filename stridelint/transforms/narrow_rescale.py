@@ -663,8 +663,8 @@ def _reduce(
     ):
         if full:
             plan.counts.append((call, _receiver(call, functional)))
-        else:
-            excess = _excess_of_counts(plan, call, dim, factor, functional)  # type: ignore[arg-type]
+        elif dim is not None:
+            excess = _excess_of_counts(plan, call, dim, factor, functional)
             if excess is not None:
                 plan.excesses.append(excess)
                 return
