@@ -2,6 +2,16 @@ import math
 import torch
 
 
+def _repeats(reps, dim, reduces_all_when_empty=True):
+    """The repeat count of a reduction over `dim` (an int, ints, or None):
+    None reduces every dim, as does an empty sequence except for `any` and
+    `all` (reduces_all_when_empty=False)."""
+    dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+    if dim is None or not dims and reduces_all_when_empty:
+        return math.prod(reps)
+    return math.prod(reps[d] for d in dims) if reps else 1
+
+
 def _narrow_broadcast(*args):
     """The tensor args as views cut to one element on each dim they all
     repeat (stride 0, size > 1), and each dim's repeat count."""
@@ -43,3 +53,17 @@ def kept_and_extra(mask, rows: int):
         - _count_true(kept, 1, rows=True)
         * (math.prod(mask_reps) // mask_reps[1])
     )
+
+
+def kept_if_any_extra(mask, rows: int):
+    """The kept entries when a sum over dims 0 and 2 makes any addition, through per-row
+    counts that only the next statement reads."""
+    mask_small, mask_reps = _narrow_broadcast(mask.expand(rows, -1, -1))
+    kept = mask_small != 0
+    if (
+        _count_true(kept) * math.prod(mask_reps)
+        - _count_true(kept, (0, 2), rows=True)
+        * (math.prod(mask_reps) // _repeats(mask_reps, (0, 2)))
+    ) > 0:
+        return _count_true(kept) * math.prod(mask_reps)
+    return None

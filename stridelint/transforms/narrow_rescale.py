@@ -448,8 +448,8 @@ def _excess_specs(plan: _Plan, excess: _Excess, specs: list[Spec]) -> list[Spec]
     """`excess.outer` replaced by kept elements minus non-empty rows, each count rescaled
     (`_excess_of_counts`), and the statement that bound the per-row counts deleted."""
     facts = plan.facts
-    receiver, specs = _fold(facts, specs, facts.span(excess.receiver))
-    dim, specs = _fold(facts, specs, facts.span(excess.dim))
+    receiver = excess.receiver.value
+    dim = facts.module.code_for_node(excess.dim).strip()  # a tuple's parentheses too
     start, end = facts.span(excess.outer)
     spans = [(start, end)]
     if excess.binding is not None:
@@ -659,8 +659,9 @@ def _reduce(
             plan.dim_reads.append((dim, call, call))
     dtype = next((a.value for a in call.args if a.keyword and a.keyword.value == "dtype"), None)
     if name in ("sum", "count_nonzero") and chain.reduced is None and _counts_bools(
-        plan, call, functional, full
+        plan, call, name, functional, full
     ):
+        chain = replace(chain, integer=True)  # counts of bools: exact
         if full:
             plan.counts.append((call, _receiver(call, functional)))
         elif dim is not None:
@@ -706,15 +707,21 @@ def _receiver(call: cst.Call, functional: bool) -> cst.BaseExpression:
     return call.args[0].value if functional else call.func.value  # type: ignore[attr-defined]
 
 
-def _counts_bools(plan: _Plan, call: cst.Call, functional: bool, full: bool) -> bool:
+def _counts_bools(
+    plan: _Plan, call: cst.Call, name: str, functional: bool, full: bool
+) -> bool:
     """Whether `call` counts the True elements of a tensor the code shows is bool (a
-    comparison, a bool cast: dtypes.py), taking only that tensor, and a dim unless `full`."""
+    comparison, a bool cast: dtypes.py), taking only that tensor, and unless `full` a dim
+    (and for `sum`, keepdim): no dtype, no `out`."""
     arguments = call.args[1:] if functional else call.args
     if functional and (not call.args or call.args[0].keyword or call.args[0].star):
         return False
     if full and arguments:
         return False
-    if any(a.star or a.keyword and a.keyword.value not in ("dim", "keepdim") for a in arguments):
+    keywords = ("dim", "keepdim") if name == "sum" else ("dim",)
+    if any(a.star or a.keyword and a.keyword.value not in keywords for a in arguments):
+        return False
+    if sum(a.keyword is None for a in arguments) > len(keywords):
         return False
     receiver = _receiver(call, functional)
     return dtypes.dtype_of(plan.facts, receiver, statement_of(plan.facts, call)) == "bool"
@@ -765,6 +772,8 @@ def _read_once_next(plan: _Plan, assign: cst.Assign) -> tuple[cst.Name, cst.CSTN
     where nothing that may have an effect or raise runs before that read, and exactly once;
     so the statement can go and its value be computed where it is read."""
     facts, scopes, owner = plan.facts, plan.context.scopes, plan.owner
+    if outer_flows.runs_at_module_level(scopes, owner):
+        return None  # a module's name: other modules and later cells may read it
     statement = facts.parents.get(assign)
     name = _assigned_name(statement) if statement is not None else None
     if name is None or scopes.declared_elsewhere(owner, name) or name in owner.global_names:

@@ -414,7 +414,9 @@ SPECS: dict[str, Spec] = {
         (Call("rows_with_any_hit", rows(2, runtime_dims(2), runtime_dim_first=True)),)
     ),
     "SL101/any_without_dim": Spec((Call("has_odd_flag", rows(2)),)),
-    "SL101/bool_counts_in_one_expression": Spec((Call("kept_and_extra", rows(3)),)),
+    "SL101/bool_counts_in_one_expression": Spec(
+        (Call("kept_and_extra", rows(3)), Call("kept_if_any_extra", rows(3)))
+    ),
     "SL101/branch_both_expand": Spec((Call("active_gates", rows(2, boolean)),)),
     "SL101/branch_one_side_expands": Spec((Call("active_gates", rows(2, boolean)),)),
     "SL101/chain_functional_clamp": Spec((Call("extra_adds", rows(2)),)),
@@ -587,6 +589,7 @@ SPECS: dict[str, Spec] = {
         ),
         kernels={"_where_kernel": 0},
     ),
+    "SL102/bool_counts_of_expanded_comparison": Spec((Call("kept_and_extra", rows(2)),)),
     "SL102/count_nonzero_in_hook": Spec((Call("_gather_metadata", arguments(gather_args)),)),
     "SL102/count_nonzero_negative_dim": Spec((Call("busiest_column", rows(3)),)),
     "SL102/logsumexp_keyword_dim": Spec(
