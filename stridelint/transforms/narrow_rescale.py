@@ -12,6 +12,11 @@ prove the rewrite keeps every value: an operand that may be a full tensor, a vie
 materialized tensor, a result that escapes before every narrowed dim was reduced, a second
 partial reduction, an operand with side effects.
 
+A count of a tensor the code shows is bool goes to the count helper (`count_nonzero` on the
+CPU; off it, int32 parts, where `sum` and `count_nonzero` copy the tensor to int64 first), and
+`(X.sum(dim) - 1).clamp(min=0).sum()` of a bool X becomes the kept elements minus the rows that
+keep any (`_excess_of_counts`, which also says why that is exact).
+
 Every plan then passes the validity checks (the second half of this module) before the fix
 may be `safe`: the narrowing runs only where the original evaluated the op (a statement of
 its own just before the op's statement when that is provably the same, or right after the
