@@ -507,8 +507,8 @@ def helpers() -> None:
     """Print the narrow-and-rescale helpers as a module of their own.
 
     With `helper-module = "pkg._broadcast"` in the settings, the fixes import
-    `narrow_broadcast`, `repeats` and `repeated_sum` from that module instead of pasting
-    them into each fixed module. Save this output there once, e.g.
+    `narrow_broadcast`, `repeats`, `repeated_sum` and `count_true` from that module
+    instead of pasting them into each fixed module. Save this output there once, e.g.
     `stridelint helpers > pkg/_broadcast.py`.
     """
     sys.exit(_guarded(_helpers))

@@ -19,6 +19,24 @@ def _narrow_broadcast(*args):
     return (*out, reps)
 
 
+def _count_true(t, dim=None, rows=False):
+    """`t.sum()` of a bool tensor (0-d int64, on t's device); with rows=True,
+    how many rows along `dim` hold a True: `t.sum(dim).count_nonzero()`.
+    Off the CPU, sum and count_nonzero first copy t to int64 (8 bytes an
+    element), so count sixteenths of it in int32 there."""
+    if rows and (dim is None or isinstance(dim, (tuple, list)) and not dim):
+        t = t.any()
+    elif rows and not (type(dim) is int and t.dim() and t.shape[dim] == 1):
+        t = t.any(dim=dim)
+    if t.device.type == "cpu" or t.dim() == 0:
+        return torch.count_nonzero(t)
+    d = max(range(t.dim()), key=t.size)
+    total = t.new_zeros((), dtype=torch.int64)
+    for part in t.split(max(1, t.size(d) // 16), d):
+        total += part.sum(dtype=torch.int32 if part.numel() < 2**31 else None)
+    return total
+
+
 @triton.jit
 def _pack_kernel(Out, X, Keep, stride_k0, stride_k1, N: tl.constexpr):
     pass
@@ -32,7 +50,7 @@ def pack_selected(x, keep):
         keep: a bool tensor of the same shape as `x`, or broadcastable to it.
     """
     keep_small, keep_reps = _narrow_broadcast(keep)
-    n_kept = int((keep_small != 0).sum() * math.prod(keep_reps))
+    n_kept = int(_count_true(keep_small != 0) * math.prod(keep_reps))
     out = x.new_zeros(n_kept)
     _pack_kernel[(x.shape[0],)](out, x, keep, *keep.stride(), N=x.shape[1])
     return out

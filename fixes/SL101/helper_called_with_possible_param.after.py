@@ -16,6 +16,24 @@ def _narrow_broadcast(*args):
     return (*out, reps)
 
 
+def _count_true(t, dim=None, rows=False):
+    """`t.sum()` of a bool tensor (0-d int64, on t's device); with rows=True,
+    how many rows along `dim` hold a True: `t.sum(dim).count_nonzero()`.
+    Off the CPU, sum and count_nonzero first copy t to int64 (8 bytes an
+    element), so count sixteenths of it in int32 there."""
+    if rows and (dim is None or isinstance(dim, (tuple, list)) and not dim):
+        t = t.any()
+    elif rows and not (type(dim) is int and t.dim() and t.shape[dim] == 1):
+        t = t.any(dim=dim)
+    if t.device.type == "cpu" or t.dim() == 0:
+        return torch.count_nonzero(t)
+    d = max(range(t.dim()), key=t.size)
+    total = t.new_zeros((), dtype=torch.int64)
+    for part in t.split(max(1, t.size(d) // 16), d):
+        total += part.sum(dtype=torch.int32 if part.numel() < 2**31 else None)
+    return total
+
+
 @triton.jit
 def _dropout_kernel(Out, X, Keep, stride_k0, stride_k1, p):
     pass
@@ -23,7 +41,7 @@ def _dropout_kernel(Out, X, Keep, stride_k0, stride_k1, p):
 
 def _kept(keep):
     keep_small, keep_reps = _narrow_broadcast(keep)
-    return (keep_small != 0).sum() * math.prod(keep_reps)
+    return _count_true(keep_small != 0) * math.prod(keep_reps)
 
 
 def dropout(x, keep, p: float):

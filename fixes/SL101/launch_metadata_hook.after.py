@@ -29,13 +29,32 @@ def _repeats(reps, dim, reduces_all_when_empty=True):
     return math.prod(reps[d] for d in dims) if reps else 1
 
 
+def _count_true(t, dim=None, rows=False):
+    """`t.sum()` of a bool tensor (0-d int64, on t's device); with rows=True,
+    how many rows along `dim` hold a True: `t.sum(dim).count_nonzero()`.
+    Off the CPU, sum and count_nonzero first copy t to int64 (8 bytes an
+    element), so count sixteenths of it in int32 there."""
+    if rows and (dim is None or isinstance(dim, (tuple, list)) and not dim):
+        t = t.any()
+    elif rows and not (type(dim) is int and t.dim() and t.shape[dim] == 1):
+        t = t.any(dim=dim)
+    if t.device.type == "cpu" or t.dim() == 0:
+        return torch.count_nonzero(t)
+    d = max(range(t.dim()), key=t.size)
+    total = t.new_zeros((), dtype=torch.int64)
+    for part in t.split(max(1, t.size(d) // 16), d):
+        total += part.sum(dtype=torch.int32 if part.numel() < 2**31 else None)
+    return total
+
+
 def reduce_launch_metadata(grid, kernel, args):
     X, Mask, dim = args["X"], args["Mask"], args["DIM"]
     Mask_small, Mask_reps = _narrow_broadcast(Mask)
     nonzero = Mask_small != 0
-    loads = nonzero.sum() * math.prod(Mask_reps)
+    loads = _count_true(nonzero) * math.prod(Mask_reps)
     adds = (
-        (nonzero.sum(dim=dim) * _repeats(Mask_reps, dim) - 1).clamp(min=0).sum()
+        _count_true(nonzero) * math.prod(Mask_reps)
+        - _count_true(nonzero, dim, rows=True)
         * (math.prod(Mask_reps) // _repeats(Mask_reps, dim))
     )
     return {"name": f"masked_reduce dim={dim}", "flops32": adds, "bytes": loads * X.element_size()}

@@ -34,6 +34,24 @@ def _repeats(reps, dim, reduces_all_when_empty=True):
     return math.prod(reps[d] for d in dims) if reps else 1
 
 
+def _count_true(t, dim=None, rows=False):
+    """`t.sum()` of a bool tensor (0-d int64, on t's device); with rows=True,
+    how many rows along `dim` hold a True: `t.sum(dim).count_nonzero()`.
+    Off the CPU, sum and count_nonzero first copy t to int64 (8 bytes an
+    element), so count sixteenths of it in int32 there."""
+    if rows and (dim is None or isinstance(dim, (tuple, list)) and not dim):
+        t = t.any()
+    elif rows and not (type(dim) is int and t.dim() and t.shape[dim] == 1):
+        t = t.any(dim=dim)
+    if t.device.type == "cpu" or t.dim() == 0:
+        return torch.count_nonzero(t)
+    d = max(range(t.dim()), key=t.size)
+    total = t.new_zeros((), dtype=torch.int64)
+    for part in t.split(max(1, t.size(d) // 16), d):
+        total += part.sum(dtype=torch.int32 if part.numel() < 2**31 else None)
+    return total
+
+
 def reduce_launch_metadata(grid, kernel, args):
     """Name, additions and bytes of one reduce launch, for Proton's roofline.
 
@@ -50,10 +68,10 @@ def reduce_launch_metadata(grid, kernel, args):
         mask = args["Mask"]
         mask_small, mask_reps = _narrow_broadcast(mask)
         kept = mask_small != 0
-        loads = kept.sum() * math.prod(mask_reps)
-        kept_per_row = kept.sum(dim=dim) * _repeats(mask_reps, dim)
+        loads = _count_true(kept) * math.prod(mask_reps)
         adds = (
-            (kept_per_row - 1).clamp(min=0).sum()
+            _count_true(kept) * math.prod(mask_reps)
+            - _count_true(kept, dim, rows=True)
             * (math.prod(mask_reps) // _repeats(mask_reps, dim))
         )
     else:

@@ -2,9 +2,10 @@
 
 The counts use narrow-and-rescale (semantics §0, §4.1): a mask broadcast over a large dim costs
 memory and time proportional to its storage, not its logical size. `stridelint fix` applied to
-the naive form (fixes/SL101/reference_hook.before.py) gives the same numbers with about 25x the
-mask's storage in temporaries: its `sum` of the narrowed bool mask and of the per-row counts
-first converts them to int64 (semantics §1.4). This hook counts the kept elements and kept rows
+the naive form (fixes/SL101/reference_hook.before.py) gives the same numbers within 1.5x the
+mask's storage too (1.25-1.38x for a bool mask on the H200), counting the narrowed mask in int32
+sixteenths off the CPU and never making per-row counts, but in some 150 small launches: 1.5-2
+ms a call (docs/kernel-benchmarks.md, session 8). This hook counts the kept elements and kept rows
 of the narrowed mask exactly, with no temporary of the mask's size: on a CUDA device in one
 Triton launch that reads the mask in place (kept_counts.py; the hook's time is its launches),
 elsewhere in torch, a slab of the narrowed mask at a time, in int32 (exact within a slab), so

@@ -43,7 +43,21 @@ class ReduceOfMaterializedBroadcast(Rule):
     ```python
     Mask_small, Mask_reps = _narrow_broadcast(args["Mask"])
     m = Mask_small != 0
-    loads = m.sum() * math.prod(Mask_reps)
+    loads = _count_true(m) * math.prod(Mask_reps)
+    adds = (
+        _count_true(m) * math.prod(Mask_reps)
+        - _count_true(m, dim, rows=True)
+        * (math.prod(Mask_reps) // _repeats(Mask_reps, dim))
+    )
+    ```
+    A count of a tensor the code shows is bool (a comparison, a bool cast) goes to a count
+    helper: `count_nonzero` on the CPU, which copies nothing; elsewhere int32 sixteenths of
+    the tensor, as `sum` and `count_nonzero` there first copy it to int64 (8 bytes an
+    element). `(m.sum(dim) - 1).clamp(min=0).sum()` of such a tensor, written in one
+    expression or through per-row counts that only the next statement reads, becomes the
+    kept elements minus the rows that keep any, so the per-row counts are never made. Where
+    the dtype is not shown, each reduction is rescaled as it stands:
+    ```python
     per_row = m.sum(dim=dim) * _repeats(Mask_reps, dim)
     adds = (
         (per_row - 1).clamp(min=0).sum()
@@ -64,7 +78,12 @@ class ReduceOfMaterializedBroadcast(Rule):
     ## Fix safety
     Safe when every rescaled reduction counts bool or integer values (sums and counts are
     exact, even on int64 overflow) or is scale-free on identical values (`any`, `all`,
-    `amax`, `amin`). Unsafe when a float sum, product, mean or logsumexp is rescaled: the
+    `amax`, `amin`). The bool counts' rewrites are safe too: the helper's count is exact on
+    both paths (each int32 part holds fewer than 2^31 elements) and, like `sum`, a 0-d
+    int64 tensor on the tensor's device; and over the rows of a bool tensor, the kept
+    elements beyond each row's first are the kept elements minus the rows that keep any,
+    every term an exact int64 count, so value, dtype, shape and device are the original's
+    for every input. Unsafe when a float sum, product, mean or logsumexp is rescaled: the
     narrowed form rounds differently (usually more accurately), and in fp16/bf16 a product
     `y.prod() ** n` can overflow or underflow where the original's running product did not,
     or the reverse. fp16/bf16 sums accumulate in fp32 and round once, like the original.

@@ -104,19 +104,41 @@ def {name}(t, repeats, *args, **kwargs):
     return t.sum(*args, **kwargs) * repeats
 '''
 
+_COUNT_TRUE = '''\
+def {name}(t, dim=None, rows=False):
+    """`t.sum()` of a bool tensor (0-d int64, on t's device); with rows=True,
+    how many rows along `dim` hold a True: `t.sum(dim).count_nonzero()`.
+    Off the CPU, sum and count_nonzero first copy t to int64 (8 bytes an
+    element), so count sixteenths of it in int32 there."""
+    if rows and (dim is None or isinstance(dim, (tuple, list)) and not dim):
+        t = t.any()
+    elif rows and not (type(dim) is int and t.dim() and t.shape[dim] == 1):
+        t = t.any(dim=dim)
+    if t.device.type == "cpu" or t.dim() == 0:
+        return {torch}.count_nonzero(t)
+    d = max(range(t.dim()), key=t.size)
+    total = t.new_zeros((), dtype={torch}.int64)
+    for part in t.split(max(1, t.size(d) // 16), d):
+        total += part.sum(dtype={torch}.int32 if part.numel() < 2**31 else None)
+    return total
+'''
+
 
 # Names the helpers' bodies bind: a module alias they read must be none of these.
 HELPER_LOCALS = frozenset(
     {"args", "shaped", "a", "s", "views", "v", "dims", "n", "st", "reps", "r", "index", "out",
      "dim", "reduces_all_when_empty", "d", "t", "repeats", "kwargs", "total",
-     "tensors", "expanded", "shape", "narrowed"}  # the last: the legacy helper's
+     "rows", "part", "tensors", "expanded", "shape", "narrowed"}  # the last: legacy
 )  # fmt: skip
-_TEMPLATES = {"narrow": _NARROW, "repeats": _REPEATS, "repeated_sum": _REPEATED_SUM}
+_TEMPLATES = {"narrow": _NARROW, "repeats": _REPEATS, "repeated_sum": _REPEATED_SUM,
+              "count_true": _COUNT_TRUE}  # fmt: skip
 _LEGACY = {"narrow": _LEGACY_NARROW, "repeats": _LEGACY_REPEATS,
-           "repeated_sum": _LEGACY_REPEATED_SUM}  # fmt: skip
-_BASES = {"narrow": "_narrow_broadcast", "repeats": "_repeats", "repeated_sum": "_repeated_sum"}
+           "repeated_sum": _LEGACY_REPEATED_SUM, "count_true": _COUNT_TRUE}  # fmt: skip
+_BASES = {"narrow": "_narrow_broadcast", "repeats": "_repeats", "repeated_sum": "_repeated_sum",
+          "count_true": "_count_true"}  # fmt: skip
 # The names a helper module (`helper-module`) defines them by.
-PUBLIC = {"narrow": "narrow_broadcast", "repeats": "repeats", "repeated_sum": "repeated_sum"}
+PUBLIC = {"narrow": "narrow_broadcast", "repeats": "repeats", "repeated_sum": "repeated_sum",
+          "count_true": "count_true"}  # fmt: skip
 
 
 def helper_module_source() -> str:
@@ -149,6 +171,7 @@ class HelperNames:
     narrow: Name
     repeats: Name
     repeated_sum: Name
+    count_true: Name
     helper_module: str | None = None  # imported from there, not pasted
 
 
@@ -160,7 +183,8 @@ def choose_names(
     helper_module: str | None = None,
 ) -> HelperNames:
     """Names for the module aliases and helpers, each unshadowed in the scopes that read it
-    (`read_in`: "math", "narrow", "repeats", "repeated_sum"; the helpers read the aliases):
+    (`read_in`: "math", "narrow", "repeats", "repeated_sum", "count_true"; the helpers read
+    the aliases):
     the module's own binding when it is exactly what the fix needs, else a name nothing
     reads, added by the fix (`import math`, `import math as _math`, `_stridelint_repeats`).
     With a `helper_module`, the helpers are that module's, imported under such names."""
@@ -192,7 +216,8 @@ def choose_names(
         )
         chosen[kind] = Name(name, exists)
     return HelperNames(
-        math, torch, chosen["narrow"], chosen["repeats"], chosen["repeated_sum"], helper_module
+        math, torch, chosen["narrow"], chosen["repeats"], chosen["repeated_sum"],
+        chosen["count_true"], helper_module,
     )
 
 
@@ -329,12 +354,14 @@ def module_edits(
     needs_narrow: bool,
     needs_repeats: bool,
     needs_repeated_sum: bool,
+    needs_count_true: bool = False,
     line_length: int = 88,
 ) -> Iterator[Edit]:
     """Imports and helper definitions the fix needs and the module lacks, as one insertion
     (`needs_math`: the fix's own code reads the math alias)."""
     newline = facts.source.newline
-    wanted = {"narrow": needs_narrow, "repeats": needs_repeats, "repeated_sum": needs_repeated_sum}
+    wanted = {"narrow": needs_narrow, "repeats": needs_repeats, "repeated_sum": needs_repeated_sum,
+              "count_true": needs_count_true}  # fmt: skip
     missing = [kind for kind, needed in wanted.items() if needed and not getattr(names, kind).exists]
     pasted = [] if names.helper_module is not None else missing
     helpers = [
@@ -350,7 +377,7 @@ def module_edits(
             yield facts.source.edit(stdlib_offset, stdlib_offset, line)
         else:
             imports.append(line)
-    uses_torch = "narrow" in pasted or "repeated_sum" in pasted
+    uses_torch = any(kind in pasted for kind in ("narrow", "repeated_sum", "count_true"))
     if uses_torch and not names.torch.exists:
         imports.append(_import_line("torch", names.torch.name, newline))
     if names.helper_module is not None and missing:

@@ -12,6 +12,11 @@ prove the rewrite keeps every value: an operand that may be a full tensor, a vie
 materialized tensor, a result that escapes before every narrowed dim was reduced, a second
 partial reduction, an operand with side effects.
 
+A count of a tensor the code shows is bool goes to the count helper (`count_nonzero` on the
+CPU; off it, int32 parts, where `sum` and `count_nonzero` copy the tensor to int64 first), and
+`(X.sum(dim) - 1).clamp(min=0).sum()` of a bool X becomes the kept elements minus the rows that
+keep any (`_excess_of_counts`, which also says why that is exact).
+
 Every plan then passes the validity checks (the second half of this module) before the fix
 may be `safe`: the narrowing runs only where the original evaluated the op (a statement of
 its own just before the op's statement when that is provably the same, or right after the
@@ -34,6 +39,7 @@ from dataclasses import dataclass, field, replace
 import libcst as cst
 
 from stridelint.analysis import dtypes, guards, mutation, outer_flows, purity, torch_ops
+from stridelint.analysis.bindings import statement_of
 from stridelint.analysis.dataflow import STARRED, FunctionFlow, reduction_dim
 from stridelint.analysis.module import ModuleFacts
 from stridelint.analysis.names import dotted
@@ -49,7 +55,9 @@ from stridelint.transforms.style import DEFAULT_STYLE, FixStyle
 
 # Placeholders for names chosen once the plan is complete (private-use characters, which
 # no source text the plan copies can hold).
-_MATH, _REPEATS, _REPEATED_SUM, _NARROW, _REPS = (f"\ue000{i}\ue001" for i in range(5))
+_MATH, _REPEATS, _REPEATED_SUM, _NARROW, _REPS, _COUNT_TRUE = (
+    f"\ue000{i}\ue001" for i in range(6)
+)
 _LOW_PRECEDENCE_PARENTS = (
     cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Return, cst.Expr, cst.Arg, cst.Element,
     cst.Comparison, cst.ComparisonTarget, cst.BooleanOperation, cst.IfExp, cst.DictElement,
@@ -89,12 +97,32 @@ class _Plan:
     replacements: list[tuple[cst.Call, cst.BaseExpression, list[cst.Arg], str]] = field(
         default_factory=list
     )
+    # full counts of a bool tensor (call, receiver): the count helper's call instead
+    counts: list[tuple[cst.Call, cst.BaseExpression]] = field(default_factory=list)
+    excesses: list[_Excess] = field(default_factory=list)
     visited_loads: set[cst.Name] = field(default_factory=set)
     followed: set[str] = field(default_factory=set)  # local names the value flows through
     # (dim expression, partial reduction, later reduction that reads the dim again)
     dim_reads: list[tuple[cst.BaseExpression, cst.Call, cst.Call]] = field(default_factory=list)
+    # the same for a counted tensor read again where its per-row counts were read
+    tensor_reads: list[tuple[cst.BaseExpression, cst.Call, cst.Call]] = field(
+        default_factory=list
+    )
     unsafe_reasons: set[str] = field(default_factory=set)
     display_reasons: set[str] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class _Excess:
+    """`(X.sum(dim) - 1).clamp(min=0).sum()` of a bool name X, written as the kept elements
+    minus the rows that hold one (`_excess_of_counts`)."""
+
+    outer: cst.Call  # the outer `.sum()`, replaced whole
+    receiver: cst.Name  # X
+    dim: cst.BaseExpression
+    factor: str  # the repeat count of the reduction over dim
+    binding: cst.CSTNode | None  # `per_row = X.sum(dim)` just before, deleted with it
+    parenthesized: bool  # the difference needs parentheses where the outer sum stood
 
 
 @dataclass
@@ -199,6 +227,9 @@ def _fix(
         specs.append(Spec(indent_start, indent_start, pieces))
     specs.extend(_statement_specs(plan, operands, narrowed))
     emitted = [tail for _, _, tail in plan.wraps] + [r[3] for r in plan.replacements]
+    emitted += [excess.factor for excess in plan.excesses]
+    if plan.excesses:
+        emitted.append(_MATH)
     edits: list[Edit] = list(
         helpers.module_edits(
             facts,
@@ -207,6 +238,7 @@ def _fix(
             needs_narrow=not reused and not inline,
             needs_repeats=any(_REPEATS in text for text in emitted),
             needs_repeated_sum=bool(plan.replacements),
+            needs_count_true=bool(plan.counts or plan.excesses),
             line_length=style.line_length,
         )
     )
@@ -214,6 +246,7 @@ def _fix(
     substitutions = {
         _MATH: names.math.name, _REPEATS: names.repeats.name,
         _REPEATED_SUM: names.repeated_sum.name, _NARROW: names.narrow.name, _REPS: reps,
+        _COUNT_TRUE: names.count_true.name,
     }  # fmt: skip
     for spec in specs:
         _substitute_pieces(spec.pieces, substitutions)
@@ -236,9 +269,9 @@ def _check_module_order(
     """Module-level code runs top to bottom: what the fix reads there must be bound above it;
     and a module-level name it narrows is one importers and later notebook cells may read."""
     text = "".join(edit.content for edit in edits)
-    helper_names = (names.narrow, names.repeats, names.repeated_sum, names.math)
+    helper_names = (names.narrow, names.repeats, names.repeated_sum, names.count_true, names.math)
     used = [n for n in helper_names if n.name in text]
-    if names.narrow.name in text or names.repeated_sum.name in text:
+    if any(n.name in text for n in (names.narrow, names.repeated_sum, names.count_true)):
         used.append(names.torch)
     read = [n.name for n in used if n.exists]  # the ones the fix adds come with `added`
     scopes = plan.context.scopes
@@ -379,8 +412,9 @@ def _inline_narrowing(
 def _statement_specs(
     plan: _Plan, operands: list[cst.BaseExpression], narrowed: list[Piece]
 ) -> list[Spec]:
-    """The edits inside the function: operand renames, rescaling wraps, and float sums
-    replaced by the helper call (with the edits inside them folded into their text)."""
+    """The edits inside the function: operand renames, rescaling wraps, counts of bools
+    given to the count helper, and float sums replaced by the helper call (with the edits
+    inside them folded into their text)."""
     facts = plan.facts
     specs = [Spec(*facts.span(o), [name]) for o, name in zip(operands, narrowed)]
     wraps = [
@@ -395,6 +429,12 @@ def _statement_specs(
     for call, unit in wraps:
         end = facts.span(call)[1]
         specs.append(Spec(end, end, [Closes(unit)]))
+    for call, receiver in plan.counts:  # `X.sum()`, `torch.sum(X)` -> `count(X)`
+        (start, end), (receiver_start, receiver_end) = facts.span(call), facts.span(receiver)
+        specs.append(Spec(start, receiver_start, [f"{_COUNT_TRUE}("]))
+        specs.append(Spec(receiver_end, end, [")"]))
+    for excess in plan.excesses:
+        specs = _excess_specs(plan, excess, specs)
     # Innermost first, so an outer replacement folds in the inner one's text.
     for call, receiver, arguments, factor in sorted(
         plan.replacements, key=lambda r: facts.span(r[0])[1] - facts.span(r[0])[0]
@@ -407,6 +447,39 @@ def _statement_specs(
             parts.append(arguments_text)
         specs.append(Spec(*facts.span(call), [Bracketed(f"{_REPEATED_SUM}(", parts, ")")]))
     return specs
+
+
+def _excess_specs(plan: _Plan, excess: _Excess, specs: list[Spec]) -> list[Spec]:
+    """`excess.outer` replaced by kept elements minus non-empty rows, each count rescaled
+    (`_excess_of_counts`), and the statement that bound the per-row counts deleted."""
+    facts = plan.facts
+    receiver = excess.receiver.value
+    dim = facts.module.code_for_node(excess.dim).strip()  # a tuple's parentheses too
+    start, end = facts.span(excess.outer)
+    spans = [(start, end)]
+    if excess.binding is not None:
+        spans.append((facts.span(excess.binding)[0], _next_statement_start(plan, excess.binding)))
+    if any(s <= spec.start and spec.end <= e for spec in specs for s, e in spans):
+        raise NoFix  # another edit inside what is replaced
+    everything = f"{_MATH}.prod({_REPS})"
+    parts = [
+        f"{_COUNT_TRUE}({receiver}) * {everything}",
+        f"- {_COUNT_TRUE}({receiver}, {dim}, rows=True)",
+        f"* {_operand(f'{everything} // {excess.factor}')}",
+    ]
+    specs.append(Spec(start, end, [Bracketed(
+        "(", parts, ")", separator=" ", trailing="", optional=not excess.parenthesized
+    )]))  # fmt: skip
+    if excess.binding is not None:
+        specs.append(Spec(*spans[1], []))
+    return specs
+
+
+def _next_statement_start(plan: _Plan, statement: cst.CSTNode) -> int:
+    block = plan.facts.parents[statement]
+    siblings = list(block.body)  # type: ignore[attr-defined]
+    position = next(i for i, s in enumerate(siblings) if s is statement)
+    return plan.facts.span(siblings[position + 1])[0]
 
 
 def _tight(facts: ModuleFacts, node: cst.CSTNode) -> bool:
@@ -590,6 +663,17 @@ def _reduce(
         if not _is_literal_dim(dim):
             plan.dim_reads.append((dim, call, call))
     dtype = next((a.value for a in call.args if a.keyword and a.keyword.value == "dtype"), None)
+    if name in ("sum", "count_nonzero") and chain.reduced is None and _counts_bools(
+        plan, call, name, functional, full
+    ):
+        chain = replace(chain, integer=True)  # counts of bools: exact
+        if full:
+            plan.counts.append((call, _receiver(call, functional)))
+        elif dim is not None:
+            excess = _excess_of_counts(plan, call, dim, factor, functional)
+            if excess is not None:
+                plan.excesses.append(excess)
+                return
     if scale == "mul":
         exact = chain.integer or name in torch_ops.COUNT_REDUCTIONS
         if dtype is not None:
@@ -622,6 +706,145 @@ def _reduce(
     partial = None if full else call
     runtime_dim = None if full or _is_literal_dim(dim) else dim
     _follow(plan, call, Chain(reduced, integer, dim=runtime_dim, partial=partial))
+
+
+def _receiver(call: cst.Call, functional: bool) -> cst.BaseExpression:
+    return call.args[0].value if functional else call.func.value  # type: ignore[attr-defined]
+
+
+def _counts_bools(
+    plan: _Plan, call: cst.Call, name: str, functional: bool, full: bool
+) -> bool:
+    """Whether `call` counts the True elements of a tensor the code shows is bool (a
+    comparison, a bool cast: dtypes.py), taking only that tensor, and unless `full` a dim
+    (and for `sum`, keepdim): no dtype, no `out`."""
+    arguments = call.args[1:] if functional else call.args
+    if functional and (not call.args or call.args[0].keyword or call.args[0].star):
+        return False
+    if full and arguments:
+        return False
+    keywords = ("dim", "keepdim") if name == "sum" else ("dim",)
+    if any(a.star or a.keyword and a.keyword.value not in keywords for a in arguments):
+        return False
+    if sum(a.keyword is None for a in arguments) > len(keywords):
+        return False
+    receiver = _receiver(call, functional)
+    return dtypes.dtype_of(plan.facts, receiver, statement_of(plan.facts, call)) == "bool"
+
+
+def _excess_of_counts(
+    plan: _Plan, call: cst.Call, dim: cst.BaseExpression, factor: str, functional: bool
+) -> _Excess | None:
+    """`(X.sum(dim) - 1).clamp(min=0).sum()` of a bool name X, the sum inline or bound to a
+    name (`per_row = X.sum(dim)`) that only the very next statement reads, once: the kept
+    elements of X beyond the first of each row along dim, which is the kept elements minus
+    the rows that keep any. Narrowed, with repeat counts R (R_dim those of dim):
+    `count(X) * prod(R) - rows(X, dim) * (prod(R) // R_dim)`, with the count helper. None
+    for anything else (each reduction is then rescaled as usual).
+
+    Safe: X.sum(dim) counts each row's kept elements k >= 0, and the sum over rows of
+    max(k - 1, 0) is the sum of k minus the rows with k > 0. Every term is an exact int64
+    count below X.numel(), a 0-d tensor on X's device, so value, dtype, shape and device are
+    the original's for every input. The per-row counts, 8 bytes a row, are never made."""
+    facts = plan.facts
+    receiver = _receiver(call, functional)
+    if not isinstance(receiver, cst.Name) or receiver.value not in plan.followed:
+        return None
+    node: cst.CSTNode = call
+    binding = None
+    parent = facts.parents.get(call)
+    if isinstance(parent, cst.Assign):
+        used = _read_once_next(plan, parent)
+        if used is None:
+            return None
+        node, binding = used
+    outer = _clamped_excess_sum(facts, node)
+    if outer is None:
+        return None
+    if isinstance(node, cst.Name):
+        plan.followed.add(node.value)
+        plan.visited_loads.add(node)
+    plan.tensor_reads.append((receiver, call, outer))
+    if not _is_literal_dim(dim):
+        plan.dim_reads.append((dim, call, outer))
+    parenthesized = not outer.lpar and not _binds_looser(facts.parents.get(outer), outer, "add")
+    return _Excess(outer, receiver, dim, factor, binding, parenthesized)
+
+
+def _read_once_next(plan: _Plan, assign: cst.Assign) -> tuple[cst.Name, cst.CSTNode] | None:
+    """(load, statement) when `assign` is a statement `name = ...` of its own, the only
+    binding of a plain local name, which is read once, in the next statement of its block,
+    where nothing that may have an effect or raise runs before that read, and exactly once;
+    so the statement can go and its value be computed where it is read."""
+    facts, scopes, owner = plan.facts, plan.context.scopes, plan.owner
+    if outer_flows.runs_at_module_level(scopes, owner):
+        return None  # a module's name: other modules and later cells may read it
+    statement = facts.parents.get(assign)
+    name = _assigned_name(statement) if statement is not None else None
+    if name is None or scopes.declared_elsewhere(owner, name) or name in owner.global_names:
+        return None
+    if scopes.uses_dynamic_scope(owner):
+        return None
+    bound = owner.bindings.get(name, [])
+    loads = scopes.loads_of(owner, name)
+    if len(bound) != 1 or bound[0].statement is not statement or len(loads) != 1:
+        return None
+    load = loads[0]
+    if load not in plan.flow.loads:
+        return None
+    block = facts.parents.get(statement)
+    siblings = list(getattr(block, "body", ()))
+    position = next(i for i, s in enumerate(siblings) if s is statement)
+    use = statement_of(facts, load)
+    if position + 1 >= len(siblings) or siblings[position + 1] is not use:
+        return None
+    if facts.source.text[facts.span(statement)[1] : facts.span(use)[0]].strip():
+        return None  # a comment between them
+    if guards.condition(facts.parents, load, use) or guards.runs_later(facts.parents, load, use):
+        return None
+    before = guards.evaluated_before(facts.parents, load, use)
+    if before is None or not guards.inert(scopes, before):
+        return None
+    return load, statement
+
+
+def _clamped_excess_sum(facts: ModuleFacts, node: cst.CSTNode) -> cst.Call | None:
+    """The outer call of `(node - 1).clamp(min=0).sum()` (or `clamp(0)`, `clamp_min(0)`)."""
+    parents = facts.parents
+    minus = parents.get(node)
+    if not (
+        isinstance(minus, cst.BinaryOperation) and minus.left is node
+        and isinstance(minus.operator, cst.Subtract) and _is_int(minus.right, 1)
+    ):  # fmt: skip
+        return None
+    clamp = _method_call(parents, minus)
+    if clamp is None or not _clamps_at_zero(clamp):
+        return None
+    outer = _method_call(parents, clamp)
+    if outer is None or outer.func.attr.value != "sum" or outer.args:  # type: ignore[attr-defined]
+        return None
+    return outer
+
+
+def _method_call(parents: dict, receiver: cst.CSTNode) -> cst.Call | None:
+    attribute = parents.get(receiver)
+    if not isinstance(attribute, cst.Attribute) or attribute.value is not receiver:
+        return None
+    call = parents.get(attribute)
+    return call if isinstance(call, cst.Call) and call.func is attribute else None
+
+
+def _clamps_at_zero(call: cst.Call) -> bool:
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    if method not in ("clamp", "clamp_min") or len(call.args) != 1:
+        return False
+    arg = call.args[0]
+    keyword = arg.keyword.value if arg.keyword is not None else "min"
+    return keyword == "min" and not arg.star and _is_int(arg.value, 0)
+
+
+def _is_int(node: cst.BaseExpression, value: int) -> bool:
+    return isinstance(node, cst.Integer) and node.evaluated_value == value
 
 
 def _partial_factor(plan: _Plan, name: str, dim: cst.BaseExpression) -> str | None:
@@ -863,9 +1086,12 @@ def _check_followed_names(plan: _Plan) -> None:
 
 def _check_dim_reads(plan: _Plan) -> None:
     """A runtime `dim` read again after its reduction (to rescale, and at the later full
-    reduction) must still hold what the reduction read, and mean the same variable there."""
+    reduction) must still hold what the reduction read, and mean the same variable there;
+    so must a counted tensor read again where its per-row counts were."""
     facts, scopes = plan.facts, plan.context.scopes
-    for dim, partial, later in plan.dim_reads:
+    reads = [("the dim ", read) for read in plan.dim_reads]
+    reads += [("", read) for read in plan.tensor_reads]
+    for what, (dim, partial, later) in reads:
         names = {n.value for n in walk(dim) if isinstance(n, cst.Name)}
         dim_scope, later_scope = scopes.scope_of(dim), scopes.scope_of(later)
         if any(scopes.lookup(dim_scope, n) is not scopes.lookup(later_scope, n) for n in names):
@@ -879,7 +1105,7 @@ def _check_dim_reads(plan: _Plan) -> None:
         reason = mutation.changes(facts, scopes, plan.owner, names, region, _helper_names(plan))
         if reason is not None:
             plan.display_reasons.add(
-                f"the dim `{facts.snippet(dim)}` is read again after `{facts.snippet(partial)}`"
+                f"{what}`{facts.snippet(dim)}` is read again after `{facts.snippet(partial)}`"
                 f" and may have changed: {reason}"
             )
 
@@ -902,7 +1128,9 @@ def _choose_names(
     earlier narrowing of the same operands is reused."""
     facts, context = plan.facts, plan.context
     scopes, allocator = context.scopes, context.allocator
-    read_in: dict[str, list[Scope]] = {"math": [], "repeats": [], "repeated_sum": []}
+    read_in: dict[str, list[Scope]] = {
+        "math": [], "repeats": [], "repeated_sum": [], "count_true": [],
+    }  # fmt: skip
     for call, _, suffix in plan.wraps:
         for token, key in ((_MATH, "math"), (_REPEATS, "repeats")):
             if token in suffix:
@@ -912,6 +1140,14 @@ def _choose_names(
         for token, key in ((_MATH, "math"), (_REPEATS, "repeats")):
             if token in factor:
                 read_in[key].append(scopes.scope_of(call))
+    for call, _ in plan.counts:
+        read_in["count_true"].append(scopes.scope_of(call))
+    for excess in plan.excesses:
+        scope = scopes.scope_of(excess.outer)
+        read_in["count_true"].append(scope)
+        read_in["math"].append(scope)
+        if _REPEATS in excess.factor:
+            read_in["repeats"].append(scope)
     site = statement if placement.anchor is not None else operands[0]
     read_in["narrow"] = [scopes.scope_of(site)]
     names = helpers.choose_names(facts, scopes, allocator, read_in, plan.style.helper_module)

@@ -424,6 +424,9 @@ SPECS: dict[str, Spec] = {
         (Call("rows_with_any_hit", rows(2, runtime_dims(2), runtime_dim_first=True)),)
     ),
     "SL101/any_without_dim": Spec((Call("has_odd_flag", rows(2)),)),
+    "SL101/bool_counts_in_one_expression": Spec(
+        (Call("kept_and_extra", rows(3)), Call("kept_if_any_extra", rows(3)))
+    ),
     "SL101/branch_both_expand": Spec((Call("active_gates", rows(2, boolean)),)),
     "SL101/branch_one_side_expands": Spec((Call("active_gates", rows(2, boolean)),)),
     "SL101/chain_functional_clamp": Spec((Call("extra_adds", rows(2)),)),
@@ -466,6 +469,14 @@ SPECS: dict[str, Spec] = {
     "SL101/docstring_broadcastable_param": Spec(
         (Call("pack_selected", one_tensor(2, 2, lambda keep: (torch.zeros(keep.shape), keep))),),
         kernels={"_pack_kernel": 0},
+    ),
+    "SL101/excess_of_counts_not_rewritten": Spec(
+        tuple(
+            Call(function, rows(3, runtime_dims(3), runtime_dim_first=True))
+            for function in (
+                "extra_adds_of_counts", "extra_adds_and_widest_row", "extra_adds_commented"
+            )
+        )
     ),
     "SL101/expand_then_compare_sum": Spec(
         (
@@ -588,6 +599,7 @@ SPECS: dict[str, Spec] = {
         ),
         kernels={"_where_kernel": 0},
     ),
+    "SL102/bool_counts_of_expanded_comparison": Spec((Call("kept_and_extra", rows(2)),)),
     "SL102/count_nonzero_in_hook": Spec((Call("_gather_metadata", arguments(gather_args)),)),
     "SL102/count_nonzero_negative_dim": Spec((Call("busiest_column", rows(3)),)),
     "SL102/logsumexp_keyword_dim": Spec(

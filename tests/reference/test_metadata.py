@@ -269,3 +269,31 @@ def test_slab_counting_matches_whole_counting(limit):
         kept, kept_rows = _count_kept(mask, dim, limit)
         assert int(kept) == int((mask != 0).sum())
         assert int(kept_rows) == int((mask != 0).any(dim).sum())
+
+
+@pytest.mark.parametrize("mask_dtype", [torch.int32, torch.uint8])
+@pytest.mark.parametrize("dim", range(3))
+@pytest.mark.parametrize("broadcast_dim", range(3))
+def test_the_linter_fix_of_the_naive_hook_stays_within_the_mask_storage(
+    broadcast_dim, dim, mask_dtype
+):
+    """Issue 20, for the autofix: `stridelint fix` of the naive hook holds at most 1.5x the
+    mask's storage (the CPU profiler's allocator events; sizes, not timings) and reports the
+    naive hook's numbers, for a mask broadcast over each dim and each reduced dim. Before its
+    bool counts went to the count helper and the per-row counts to kept minus non-empty rows,
+    it held 9x-25x a 1-byte mask's storage. (uint8 stands for bool here: on CPU, `mask != 0`
+    of a bool mask itself makes an int64 copy first, 8x, the user's comparison and no count.)"""
+    fixed_hook, _ = _fixed_naive_hook()
+    shape = (2048, 4, 2048)
+    stored_shape = [1 if d == broadcast_dim else n for d, n in enumerate(shape)]
+    generator = torch.Generator().manual_seed(broadcast_dim)
+    stored = torch.randint(0, 3, stored_shape, generator=generator).to(mask_dtype)
+    mask = stored.expand(shape)
+    # X and Y are only measured: zero-copy placeholders of their shapes.
+    x = torch.empty((), dtype=torch.float16).expand(shape)
+    y = torch.empty((), dtype=torch.float16).expand([n for d, n in enumerate(shape) if d != dim])
+    args = {"X": x, "Y": y, "Mask": mask, "Scale": x, "DIM": dim, "HAS_MASK": True, "HAS_SCALE": False}
+    metadata, peak = peak_memory(lambda: fixed_hook((1,), KERNEL, args), "cpu")
+    storage = stored.untyped_storage().nbytes()
+    assert peak <= 1.5 * storage, (peak, storage)
+    assert_same_metadata(metadata, naive_launch_metadata((1,), KERNEL, args))

@@ -1,0 +1,69 @@
+import math
+import torch
+
+
+def _repeats(reps, dim, reduces_all_when_empty=True):
+    """The repeat count of a reduction over `dim` (an int, ints, or None):
+    None reduces every dim, as does an empty sequence except for `any` and
+    `all` (reduces_all_when_empty=False)."""
+    dims = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+    if dim is None or not dims and reduces_all_when_empty:
+        return math.prod(reps)
+    return math.prod(reps[d] for d in dims) if reps else 1
+
+
+def _narrow_broadcast(*args):
+    """The tensor args as views cut to one element on each dim they all
+    repeat (stride 0, size > 1), and each dim's repeat count."""
+    shaped = [isinstance(a, torch.Tensor) and a.dim() > 0 for a in args]
+    views = torch.broadcast_tensors(*(a for a, s in zip(args, shaped) if s))
+    dims = zip(views[0].shape, *(v.stride() for v in views)) if views else ()
+    reps = tuple(n if n > 1 and not any(st) else 1 for n, *st in dims)
+    index = tuple(slice(1) if r > 1 else slice(None) for r in reps)
+    views = iter(views)
+    out = [next(views)[index] if s else a for a, s in zip(args, shaped)]
+    return (*out, reps)
+
+
+def _count_true(t, dim=None, rows=False):
+    """`t.sum()` of a bool tensor (0-d int64, on t's device); with rows=True,
+    how many rows along `dim` hold a True: `t.sum(dim).count_nonzero()`.
+    Off the CPU, sum and count_nonzero first copy t to int64 (8 bytes an
+    element), so count sixteenths of it in int32 there."""
+    if rows and (dim is None or isinstance(dim, (tuple, list)) and not dim):
+        t = t.any()
+    elif rows and not (type(dim) is int and t.dim() and t.shape[dim] == 1):
+        t = t.any(dim=dim)
+    if t.device.type == "cpu" or t.dim() == 0:
+        return torch.count_nonzero(t)
+    d = max(range(t.dim()), key=t.size)
+    total = t.new_zeros((), dtype=torch.int64)
+    for part in t.split(max(1, t.size(d) // 16), d):
+        total += part.sum(dtype=torch.int32 if part.numel() < 2**31 else None)
+    return total
+
+
+def kept_and_extra(mask, rows: int):
+    """Kept entries of `mask` repeated over `rows` rows, and the additions a sum over dim 1
+    makes of them: one less than the kept entries of each row that keeps any."""
+    mask_small, mask_reps = _narrow_broadcast(mask.expand(rows, -1, -1))
+    kept = mask_small > 0
+    return _count_true(kept) * math.prod(mask_reps), (
+        _count_true(kept) * math.prod(mask_reps)
+        - _count_true(kept, 1, rows=True)
+        * (math.prod(mask_reps) // mask_reps[1])
+    )
+
+
+def kept_if_any_extra(mask, rows: int):
+    """The kept entries when a sum over dims 0 and 2 makes any addition, through per-row
+    counts that only the next statement reads."""
+    mask_small, mask_reps = _narrow_broadcast(mask.expand(rows, -1, -1))
+    kept = mask_small != 0
+    if (
+        _count_true(kept) * math.prod(mask_reps)
+        - _count_true(kept, (0, 2), rows=True)
+        * (math.prod(mask_reps) // _repeats(mask_reps, (0, 2)))
+    ) > 0:
+        return _count_true(kept) * math.prod(mask_reps)
+    return None
