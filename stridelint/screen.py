@@ -44,6 +44,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from stridelint.analysis import torch_ops  # tables only: no LibCST import
+from stridelint.analysis.reference_names import names_a_reference
 from stridelint.prefilter import (
     bound_names,
     child_fields,
@@ -222,10 +223,8 @@ def _without_reference_seeds(units: list[_Unit], rest: _Unit) -> None:
     hooks leave it) and that nothing else names (no caller receives a return) keeps its
     broadcasts, and so its findings, to itself: their seeds start nothing."""
     if not any(u.hit or u.zero_compared for u in units):
-        return  # nothing to drop (and LibCST, which the name pattern's module needs, unloaded)
-    from stridelint.analysis.module import _REFERENCE_NAME  # the analysis's own pattern
-
-    group = {id(u): u for u in units if _REFERENCE_NAME.search(u.name.lower())}
+        return  # nothing to drop
+    group = {id(u): u for u in units if names_a_reference(u.name)}
     changed = bool(group)
     while changed:
         outside = [u for u in units if id(u) not in group]

@@ -8,7 +8,6 @@ module function; a wrapper passing a broadcast tensor to a kernel whose hook rea
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -32,6 +31,7 @@ from stridelint.analysis.outer_flows import (
 from stridelint.analysis.positions import Positions
 from stridelint.analysis.scopes import Scopes
 from stridelint.analysis.stride_text import reads_stride_attribute
+from stridelint.analysis.reference_names import names_a_reference
 from stridelint.analysis.strides import StrideHelper, stride_helper
 from stridelint.analysis.tree import assigned_names, children
 from stridelint.analysis.values import Broadcast, KernelHandle, Scalar, State, Value
@@ -39,8 +39,6 @@ from stridelint.findings import Evidence, Position
 from stridelint.source import SourceText
 
 _INTERPROCEDURAL_ROUNDS = 3
-# Function names that say the function is a reference (test-oracle) implementation.
-_REFERENCE_NAME = re.compile(r"(?:^|_)(?:ref|reference|naive|oracle)(?:_|$)")
 _HOOK_PARAMETERS = ("grid", "kernel", "args")
 
 
@@ -156,9 +154,7 @@ class ModuleFacts:
         that matters."""
         current = self.parents.get(node)
         while current is not None:
-            if isinstance(current, cst.FunctionDef) and _REFERENCE_NAME.search(
-                current.name.value.lower()
-            ):
+            if isinstance(current, cst.FunctionDef) and names_a_reference(current.name.value):
                 return current.name.value
             current = self.parents.get(current)
         return None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 from typing import TYPE_CHECKING, ClassVar, Iterator
 
 if TYPE_CHECKING:
@@ -31,6 +30,8 @@ class Rule:
 
     @classmethod
     def page(cls) -> str:
+        import inspect  # the docs and `stridelint rule` only: a check never reads the pages
+
         return inspect.cleandoc(cls.__doc__ or "")
 
     @classmethod

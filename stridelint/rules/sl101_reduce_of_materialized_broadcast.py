@@ -112,8 +112,6 @@ class ReduceOfMaterializedBroadcast(Rule):
     fix_availability = "sometimes"
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        from stridelint.transforms.narrow_rescale import fix_sink
-
         facts = ctx.facts
         for flow in facts.flows.values():
             for sink in flow.sinks.values():
@@ -129,6 +127,8 @@ class ReduceOfMaterializedBroadcast(Rule):
                     f"`{wording.around(facts, sink.reductions[0], sink.node)}` reduces it: "
                     "narrow it before the op and rescale"
                 )
+                from stridelint.transforms.narrow_rescale import fix_sink  # with a finding only
+
                 yield common.finding(
                     self.code, facts, sink.node, sink.statement, message, value,
                     fix_sink(facts, flow, sink, ctx.fix_style),

@@ -53,8 +53,6 @@ class ReduceOfBroadcast(Rule):
     fix_availability = "sometimes"
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        from stridelint.transforms.narrow_rescale import fix_reduction
-
         facts = ctx.facts
         for flow in facts.flows.values():
             for reduction in flow.broadcast_reductions.values():
@@ -66,6 +64,8 @@ class ReduceOfBroadcast(Rule):
                     f"`{wording.op(facts, reduction.call, reduction.operand)}` visits every "
                     f"logical element of {tensor}: narrow it to its storage and rescale"
                 )
+                from stridelint.transforms.narrow_rescale import fix_reduction  # with a finding only
+
                 yield common.finding(
                     self.code, facts, reduction.call, reduction.statement, message, value,
                     fix_reduction(
