@@ -343,7 +343,7 @@ class FunctionFlow:
         if not isinstance(small.target, cst.Name):
             return None
         found = param_evidence.annotation_evidence(
-            small.annotation, small.target.value, self.facts.position
+            small.annotation, small.target.value, self.facts.evidence_at
         )
         return Broadcast(State.POSSIBLE, (found,)) if found is not None else None
 

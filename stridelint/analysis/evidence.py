@@ -15,13 +15,15 @@ import libcst as cst
 from stridelint.analysis.names import dotted
 from stridelint.analysis.strides import HelperLookup, stride_aliases, stride_owner
 from stridelint.analysis.tree import descendants
-from stridelint.findings import Evidence, Position
+from stridelint.findings import Evidence
 
 _BROADCAST_WORD = re.compile(r"broadcast", re.IGNORECASE)
 _BROADCAST_DIM = re.compile(r"(^|[\s'\"])[*]?#")  # `#b`, `*#batch`, after a space or quote
 _SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool", "complex"})
 
-PositionOf = Callable[[cst.CSTNode], Position]
+# Makes the evidence `message` at a node: the analysis reads the node's position only when a
+# finding shows it (node_evidence.py), since the first position costs a code generation.
+EvidenceAt = Callable[[cst.CSTNode, str], Evidence]
 
 
 def parameters(func: cst.FunctionDef) -> list[cst.Param]:
@@ -39,7 +41,7 @@ def scalar_parameters(func: cst.FunctionDef) -> set[str]:
     return names
 
 
-def docstring_evidence(func: cst.FunctionDef, position_of: PositionOf) -> dict[str, Evidence]:
+def docstring_evidence(func: cst.FunctionDef, evidence_at: EvidenceAt) -> dict[str, Evidence]:
     """Parameters whose docstring entry mentions broadcasting."""
     docstring = func.get_docstring(clean=True)
     if not docstring:
@@ -51,18 +53,16 @@ def docstring_evidence(func: cst.FunctionDef, position_of: PositionOf) -> dict[s
         name = param.name.value
         entry = entries.get(name) or _lines_quoting(prose, name)
         if entry and _BROADCAST_WORD.search(entry):
-            where = _docstring_position(func, position_of)
-            found[name] = Evidence(f"the docstring says `{name}` may be broadcast", where)
+            found[name] = _docstring_says(func, name, evidence_at)
     return found
 
 
-def _docstring_position(func: cst.FunctionDef, position_of: PositionOf) -> Position:
-    """Asked for only once a docstring does say something: the first position costs a
-    whole-module pass, and most docstrings never mention broadcasting."""
-    return position_of(func.body.body[0]) if func.body.body else position_of(func)
+def _docstring_says(func: cst.FunctionDef, name: str, evidence_at: EvidenceAt) -> Evidence:
+    where = func.body.body[0] if func.body.body else func
+    return evidence_at(where, f"the docstring says `{name}` may be broadcast")
 
 
-def documented_broadcast_names(func: cst.FunctionDef, position_of: PositionOf) -> dict[str, Evidence]:
+def documented_broadcast_names(func: cst.FunctionDef, evidence_at: EvidenceAt) -> dict[str, Evidence]:
     """Any name (not only parameters) the docstring says may be broadcast: a launch-metadata
     hook documents the entries of its `args` dict this way."""
     docstring = func.get_docstring(clean=True)
@@ -71,12 +71,10 @@ def documented_broadcast_names(func: cst.FunctionDef, position_of: PositionOf) -
     found = {}
     for name, entry in _docstring_entries(docstring).items():
         if _BROADCAST_WORD.search(entry):
-            where = _docstring_position(func, position_of)
-            found[name] = Evidence(f"the docstring says `{name}` may be broadcast", where)
+            found[name] = _docstring_says(func, name, evidence_at)
     for quoted in re.findall(r"`{1,2}([A-Za-z_]\w*)`{1,2}", docstring):
         if quoted not in found and _BROADCAST_WORD.search(_lines_quoting(docstring, quoted)):
-            where = _docstring_position(func, position_of)
-            found[quoted] = Evidence(f"the docstring says `{quoted}` may be broadcast", where)
+            found[quoted] = _docstring_says(func, quoted, evidence_at)
     return found
 
 
@@ -119,35 +117,32 @@ def _docstring_entries(docstring: str) -> dict[str, str]:
     return entries
 
 
-def jaxtyping_evidence(func: cst.FunctionDef, position_of: PositionOf) -> dict[str, Evidence]:
+def jaxtyping_evidence(func: cst.FunctionDef, evidence_at: EvidenceAt) -> dict[str, Evidence]:
     """Parameters annotated like `Bool[Tensor, "#b n"]`: a `#` dim may be broadcast."""
     found = {}
     for param in parameters(func):
         if param.annotation is None:
             continue
-        item = annotation_evidence(param.annotation, param.name.value, position_of)
+        item = annotation_evidence(param.annotation, param.name.value, evidence_at)
         if item is not None:
             found[param.name.value] = item
     return found
 
 
 def annotation_evidence(
-    annotation: cst.Annotation, name: str, position_of: PositionOf
+    annotation: cst.Annotation, name: str, evidence_at: EvidenceAt
 ) -> Evidence | None:
     """A jaxtyping shape with a `#` dim (`Bool[Tensor, "#b n"]`, `"*#batch n"`), also inside
     a string annotation (`"Bool[Tensor, '#b n']"`): the dim may be broadcast (semantics §5)."""
     for string in descendants(annotation, cst.SimpleString):
         value = string.evaluated_value
         if isinstance(value, str) and _BROADCAST_DIM.search(value):
-            return Evidence(
-                f"the annotation of `{name}` marks a dim `#` (broadcastable)",
-                position_of(annotation),
-            )
+            return evidence_at(annotation, f"the annotation of `{name}` marks a dim `#` (broadcastable)")
     return None
 
 
 def stride_check_evidence(
-    func: cst.FunctionDef, position_of: PositionOf, helper_of: HelperLookup | None = None
+    func: cst.FunctionDef, evidence_at: EvidenceAt, helper_of: HelperLookup | None = None
 ) -> dict[str, Evidence]:
     """Tensors whose strides the code compares with 0 anywhere in the body (`assert`, `if`,
     a keyword flag `BROADCAST=(s == 0)`): `x.stride(d) == 0`, `s[0] == 0`, `s_r == 0` for
@@ -171,8 +166,8 @@ def stride_check_evidence(
     for comparison, side in compared:
         tensor = stride_owner(side, aliases)
         if tensor and tensor not in found:
-            found[tensor] = Evidence(
-                f"the code checks whether a stride of `{tensor}` is 0", position_of(comparison)
+            found[tensor] = evidence_at(
+                comparison, f"the code checks whether a stride of `{tensor}` is 0"
             )
     return found
 

@@ -35,6 +35,7 @@ from stridelint.analysis.reference_names import names_a_reference
 from stridelint.analysis.strides import StrideHelper, stride_helper
 from stridelint.analysis.tree import assigned_names, children
 from stridelint.analysis.values import Broadcast, KernelHandle, Scalar, State, Value
+from stridelint.analysis.node_evidence import NodeEvidence
 from stridelint.findings import Evidence, Position
 from stridelint.source import SourceText
 
@@ -90,6 +91,10 @@ class ModuleFacts:
     def position(self, node: cst.CSTNode) -> Position:
         start = self._positions[node].start
         return Position(start.line, start.column + 1)
+
+    def evidence_at(self, node: cst.CSTNode, message: str) -> Evidence:
+        """`message` about `node`, its position read when a finding shows it."""
+        return NodeEvidence(self, node, message, quotes=False)
 
     def span(self, node: cst.CSTNode) -> tuple[int, int]:
         """Character offsets of a node (without its surrounding whitespace)."""
@@ -282,7 +287,7 @@ class ModuleFacts:
             if len(params) >= 3:
                 hook_args_name = params[2].name.value
                 hook_arguments = dict(hook_facts.get(func.name.value, {}))
-                documented = param_evidence.documented_broadcast_names(func, self.position)
+                documented = param_evidence.documented_broadcast_names(func, self.evidence_at)
                 for name, found in documented.items():
                     hook_arguments.setdefault(name, Broadcast(State.POSSIBLE, (found,)))
                 for hint in self.broadcast_hints:
@@ -325,10 +330,10 @@ class ModuleFacts:
         found: dict[str, Evidence] = {}
         sources = [param_evidence.docstring_evidence, param_evidence.jaxtyping_evidence]
         for source in sources:
-            for name, item in source(func, self.position).items():
+            for name, item in source(func, self.evidence_at).items():
                 found.setdefault(name, item)
         if self._mentions_strides:  # the search walks every comparison: only when it can hit
-            checked = param_evidence.stride_check_evidence(func, self.position, self.stride_helper)
+            checked = param_evidence.stride_check_evidence(func, self.evidence_at, self.stride_helper)
             for name, item in checked.items():
                 found.setdefault(name, item)
         names = {p.name.value for p in param_evidence.parameters(func)}

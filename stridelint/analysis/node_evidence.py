@@ -24,19 +24,25 @@ if TYPE_CHECKING:  # only named: the rules' helpers import this without a parser
 
 
 class NodeEvidence(Evidence):
-    """`template` with `{}` standing for the node's snippet (ModuleFacts.snippet)."""
+    """`template` with `{}` standing for the node's snippet (ModuleFacts.snippet); with
+    `quotes=False`, the message as it is, at the node (the parameter evidence)."""
 
-    def __init__(self, facts: ModuleFacts, node: cst.CSTNode, template: str) -> None:
+    def __init__(
+        self, facts: ModuleFacts, node: cst.CSTNode, template: str, *, quotes: bool = True
+    ) -> None:
         object.__setattr__(self, "_facts", facts)
         object.__setattr__(self, "_node", node)
         object.__setattr__(self, "_template", template)
+        object.__setattr__(self, "_quotes", quotes)
         object.__setattr__(self, "_read", None)
 
     def _text_and_position(self) -> tuple[str, Position]:
         read = self._read
         if read is None:
-            snippet = self._facts.snippet(self._node)
-            read = (self._template.format(snippet), self._facts.position(self._node))
+            message = self._template
+            if self._quotes:
+                message = message.format(self._facts.snippet(self._node))
+            read = (message, self._facts.position(self._node))
             object.__setattr__(self, "_read", read)
         return read
 
@@ -54,6 +60,7 @@ class NodeEvidence(Evidence):
             and other._node is self._node
             and other._facts is self._facts
             and other._template == self._template
+            and other._quotes == self._quotes
         ):
             return True
         if isinstance(other, Evidence):

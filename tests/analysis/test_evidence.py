@@ -9,7 +9,7 @@ import pytest
 
 from stridelint.analysis import evidence
 from stridelint.analysis.strides import stride_helper
-from stridelint.findings import Position
+from stridelint.findings import Evidence, Position
 from tests.analysis.parsed import facts_of
 
 
@@ -18,8 +18,8 @@ def function(code: str) -> cst.FunctionDef:
     return func
 
 
-def nowhere(node: cst.CSTNode) -> Position:
-    return Position(1, 1)
+def nowhere(node: cst.CSTNode, message: str) -> Evidence:
+    return Evidence(message, Position(1, 1))
 
 
 def test_bulleted_entry_with_the_phrase_split_over_lines():

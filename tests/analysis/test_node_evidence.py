@@ -76,3 +76,20 @@ def test_pickled_copied_or_read_now_it_is_plain_evidence():
     eager = Evidence("`x.expand(4, 8)` makes a stride-0 view", Position(3, 13))
     for plain in (pickle.loads(pickle.dumps(lazy)), copy.deepcopy(lazy), read_now((lazy,))[0]):
         assert type(plain) is Evidence and plain == eager
+
+
+def test_parameter_evidence_reads_no_position_until_shown():
+    facts = facts_of(
+        "def f(mask, s):\n"
+        '    """mask: may be broadcast over rows."""\n'
+        "    assert s.stride(0) == 0\n"
+        "    return mask\n"
+    )
+    found = facts.parameter_evidence(facts.module.body[0])
+    assert set(found) == {"mask", "s"}
+    assert all(_unread(e) for e in found.values()) and "_positions" not in facts.__dict__
+    docstring = facts.module.body[0].body.body[0]
+    assert found["mask"] == Evidence(
+        "the docstring says `mask` may be broadcast", facts.position(docstring)
+    )
+    assert found["s"].message == "the code checks whether a stride of `s` is 0"
