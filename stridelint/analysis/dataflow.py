@@ -42,7 +42,6 @@ from stridelint.analysis.values import (
     join,
     join_envs,
 )
-from stridelint.findings import Evidence
 
 if TYPE_CHECKING:
     from stridelint.analysis.module import ModuleFacts
@@ -361,7 +360,7 @@ class FunctionFlow:
             elements = [e.value for e in target.elements]
             if self._resolves_to(rhs, torch_ops.BROADCAST_TUPLE_FUNCTIONS):
                 source = self.facts.imports.resolve(rhs.func)  # type: ignore[attr-defined]
-                evidence = Evidence(f"it comes from `{source}`", self.facts.position(rhs))
+                evidence = self.facts.evidence_at(rhs, f"it comes from `{source}`")
                 meshgrid = source == "torch.meshgrid"
                 grid = meshgrid and self._meshes_index_vectors(rhs)  # type: ignore[arg-type]
                 for element in elements:
@@ -717,8 +716,8 @@ class FunctionFlow:
         if qualified in torch_ops.PATTERN_VIEW_FUNCTIONS and positional:
             return self._pattern_call(node, qualified, positional[0], _pattern_of(node))
         if qualified in torch_ops.STRIDED_FUNCTIONS and _has_literal_zero_stride(node):
-            evidence = Evidence(
-                f"`{qualified.split('.')[-1]}` is given a literal 0 stride", self.facts.position(node)
+            evidence = self.facts.evidence_at(
+                node, f"`{qualified.split('.')[-1]}` is given a literal 0 stride"
             )
             return Broadcast(State.DEFINITE, (evidence,), local=True)
         if qualified in torch_ops.SCALAR_FUNCTIONS:

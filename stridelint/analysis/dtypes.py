@@ -84,7 +84,7 @@ def _named_dtype(facts: ModuleFacts, node: cst.BaseExpression) -> str | None:
     qualified = facts.imports.resolve(node) or ""
     if qualified.startswith("torch.") and qualified[6:] in torch_ops.DTYPE_NAMES:
         return _DTYPE_ALIASES.get(qualified[6:], qualified[6:])
-    code = facts.text_of(node)
+    code = dotted(node) or facts.text_of(node)  # a dotted name needs no position
     return code if code.split(".")[-1].endswith("dtype") else None
 
 

@@ -86,7 +86,7 @@ class ModuleFacts:
     def _positions(self) -> Positions:
         """Positions cost more than parsing (a code generation): computed on first use, for
         the statements asked about (positions.py)."""
-        return Positions(self.module)
+        return Positions(self.module, self.source.text, lambda: self.parents)
 
     def position(self, node: cst.CSTNode) -> Position:
         start = self._positions[node].start

@@ -3,36 +3,47 @@ for the whole module.
 
 LibCST's PositionProvider generates the code of the whole module while tracking lines and
 columns per node: the largest cost of a file with a broadcast source (more than parsing
-it), although findings and evidence ask about nodes of a function or two. Here the module's
-code is generated once without tracking (about five times cheaper), noting where each *unit*
-starts (a module-level statement, or a statement directly in a module-level class body),
-with its indentation, and which unit each node is in; a node's position then costs the
-tracked generation of its unit alone, started at that line, column and indentation. The
-tracked text of a unit must equal its text in the module's; a node outside every unit (a
-class header, the module) or any mismatch falls back to LibCST's whole-module pass. The
-ranges are LibCST's own (tests/analysis/test_positions.py compares them on real code).
+it), although findings and evidence ask about nodes of a function or two. Here a node's
+position costs the tracked generation of its *unit* alone (a module-level statement, or a
+statement directly in a module-level class body). A unit starts at a line start, so where it
+starts is found in the file's text: its code, less the blank lines it opens with (they may
+stand for code the screen blanked out), occurs there once, verbatim. The unit's ranges,
+tracked from line 1, are then moved down to that line. A node outside every unit (a class
+header, the module), a unit whose code does not occur exactly once, or no text to search,
+falls back to LibCST's whole-module pass. The ranges are LibCST's own
+(tests/analysis/test_positions.py compares them on real code).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Mapping
 
 import libcst as cst
-from libcst._nodes.internal import CodegenState
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 _NEWLINE = re.compile(r"\r\n?|\n")  # as LibCST counts lines, token by token
+_BLANK_LINE = re.compile(r"[ \t\f]*(?:\r\n?|\n)")
 
 
 class Positions:
-    """`positions[node]`: the node's CodeRange, as PositionProvider gives it."""
+    """`positions[node]`: the node's CodeRange, as PositionProvider gives it.
 
-    def __init__(self, module: cst.Module) -> None:
+    `text`: the file's text the module was parsed from, or a text with the same positions
+    (the screen's reduction of it, whose kept code is the file's own); `parents`: gives the
+    child -> parent map of the module's nodes when first needed."""
+
+    def __init__(
+        self,
+        module: cst.Module,
+        text: str | None = None,
+        parents: Callable[[], Mapping[cst.CSTNode, cst.CSTNode]] | None = None,
+    ) -> None:
         self._module = module
+        self._text = text
+        self._parents = parents
         self._ranges: dict[cst.CSTNode, CodeRange] = {}
-        self._units: _Units | None = None
         self._tracked: set[cst.CSTNode] = set()
         self._whole: object = None
 
@@ -41,9 +52,7 @@ class Positions:
         if found is not None:
             return found
         if self._whole is None:
-            if self._units is None:
-                self._units = _Units(self._module)
-            unit = self._units.unit_of.get(node)
+            unit = self._unit_of(node) if self._text is not None else None
             if unit is not None and unit not in self._tracked:
                 self._tracked.add(unit)
                 if self._track(unit) and node in self._ranges:
@@ -52,49 +61,82 @@ class Positions:
             self._whole = PositionProvider()._gen(wrapper)
         return self._whole[node]  # type: ignore[index]
 
+    def _parent_map(self) -> Mapping[cst.CSTNode, cst.CSTNode]:
+        if self._parents is None:
+            parents: dict[cst.CSTNode, cst.CSTNode] = {}
+            stack: list[cst.CSTNode] = [self._module]
+            while stack:
+                current = stack.pop()
+                for child in current.children:
+                    parents[child] = current
+                    stack.append(child)
+            self._parents = lambda: parents
+        return self._parents()
+
+    def _unit_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """The module-level statement, or statement of a module-level class body, that holds
+        node (a class's header is in the class statement); None for the module itself and the
+        blank lines and comments of a module's or class body's header and footer."""
+        parents = self._parent_map()
+        module = self._module
+        current = node
+        while True:
+            parent = parents.get(current)
+            if parent is None:
+                return None
+            if parent is module:
+                return current if isinstance(current, cst.BaseStatement) else None
+            if (
+                isinstance(parent, cst.IndentedBlock)
+                and isinstance(parents.get(parent), cst.ClassDef)
+                and parents.get(parents[parent]) is module
+            ):
+                return current if isinstance(current, cst.BaseStatement) else None
+            current = parent
+
     def _track(self, unit: cst.CSTNode) -> bool:
-        units = self._units
-        assert units is not None
-        line, column, indent, text = units.start[unit]
+        """Track the unit's code generation from line 1 and move its ranges to where its code
+        is in the text; False when that place is not certain."""
+        module = self._module
+        parent = self._parent_map()[unit]
+        indent: list[str] = []
+        if isinstance(parent, cst.IndentedBlock):
+            indent = [parent.indent if parent.indent is not None else module.default_indent]
         provider = PositionProvider()
         state = PositionProvidingCodegenState(
-            default_indent=self._module.default_indent,
-            default_newline=self._module.default_newline,
+            default_indent=module.default_indent,
+            default_newline=module.default_newline,
             provider=provider,
         )
-        state.line, state.column, state.indent_tokens = line, column, list(indent)
+        state.line, state.column, state.indent_tokens = 1, 0, indent
         unit._codegen(state)
-        if "".join(state.tokens) != text:
+        start = self._start_line("".join(state.tokens))
+        if start is None:
             return False
-        self._ranges.update(provider._computed)
+        shift = start - 1
+        for tracked, code_range in provider._computed.items():
+            self._ranges[tracked] = CodeRange(
+                CodePosition(code_range.start.line + shift, code_range.start.column),
+                CodePosition(code_range.end.line + shift, code_range.end.column),
+            )
         return True
 
-
-class _Units:
-    """One untracked code generation of the module: each unit's start (line, column, indent
-    tokens) and text, and the unit of every node inside one."""
-
-    def __init__(self, module: cst.Module) -> None:
-        units = set(_units(module))
-        state = _Indexing(module.default_indent, module.default_newline)
-        state.units = units
-        module._codegen(state)
-        self.unit_of = state.unit_of
-        self.start: dict[cst.CSTNode, tuple[int, int, tuple[str, ...], str]] = {}
-        line, column, done = 1, 0, 0
-        for unit, (first, last, indent) in state.spans.items():
-            line, column = _advance(line, column, state.tokens[done:first])
-            done = first
-            self.start[unit] = (line, column, indent, "".join(state.tokens[first:last]))
-
-
-def _units(module: cst.Module) -> Iterable[cst.CSTNode]:
-    for statement in module.body:
-        body = statement.body if isinstance(statement, cst.ClassDef) else None
-        if isinstance(body, cst.IndentedBlock):
-            yield from body.body
-        else:
-            yield statement
+    def _start_line(self, code: str) -> int | None:
+        """The line a unit's code starts on: its code after the blank lines it opens with
+        occurs once in the text, at a line start; None otherwise."""
+        text = self._text
+        assert text is not None
+        skipped, blank_lines = 0, 0
+        while (blank := _BLANK_LINE.match(code, skipped)) is not None:
+            skipped, blank_lines = blank.end(), blank_lines + 1
+        rest = code[skipped:]
+        at = text.find(rest) if rest else -1
+        if at < 0 or text.find(rest, at + 1) >= 0:
+            return None
+        line, column = _advance(1, 0, [text[:at]])
+        if column != 0 or line <= blank_lines:
+            return None
+        return line - blank_lines
 
 
 def _advance(line: int, column: int, tokens: list[str]) -> tuple[int, int]:
@@ -113,26 +155,3 @@ def _advance(line: int, column: int, tokens: list[str]) -> tuple[int, int]:
             line += len(segments) - 1
             column = len(segments[-1])
     return line, column
-
-
-class _Indexing(CodegenState):
-    """Plain code generation that notes the token span of each unit and each node's unit."""
-
-    def __init__(self, default_indent: str, default_newline: str) -> None:
-        super().__init__(default_indent, default_newline)
-        self.units: set[cst.CSTNode] = set()
-        self.current: cst.CSTNode | None = None
-        self.unit_of: dict[cst.CSTNode, cst.CSTNode] = {}
-        self.spans: dict[cst.CSTNode, list] = {}
-
-    def before_codegen(self, node: cst.CSTNode) -> None:
-        if self.current is None and node in self.units:
-            self.current = node
-            self.spans[node] = [len(self.tokens), None, tuple(self.indent_tokens)]
-        if self.current is not None:
-            self.unit_of[node] = self.current
-
-    def after_codegen(self, node: cst.CSTNode) -> None:
-        if node is self.current:
-            self.spans[node][1] = len(self.tokens)
-            self.current = None

@@ -46,7 +46,7 @@ def test_every_range_is_libcsts_own():
         nodes = list(walk(module))
         # asked back to front, then front to back: each unit is tracked on its first ask
         for order in (nodes[::-1], nodes):
-            positions = Positions(module)
+            positions = Positions(module, text)
             for node in order:
                 assert positions[node] == expected[node], (text[:60], type(node).__name__)
         checked += 1
@@ -56,7 +56,43 @@ def test_every_range_is_libcsts_own():
 def test_a_statement_asks_only_for_its_own_tracking():
     """Asking for a node in one function does not fall back to the whole module."""
     module = cst.parse_module("def a():\n    return 1\n\n\ndef b():\n    return 2\n")
-    positions = Positions(module)
+    positions = Positions(module, module.code)
     second = module.body[1]
     assert positions[second.name].start.line == 5
     assert positions._whole is None and positions._tracked == {second}
+
+
+def _expected(module: cst.Module):
+    return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+
+
+def test_a_reduced_text_is_searched_in_the_file_it_keeps_the_positions_of():
+    """The screen blanks dropped functions to spaces: the kept ones open with those blank
+    lines, which the file's own text does not hold; their ranges are still LibCST's."""
+    original = (
+        "import torch\n\n\ndef dropped(x):\n    return x + 1\n\n\n"
+        "# kept\ndef kept(x):\n    return x.expand(4, -1)\n\n\nclass A:\n"
+        "    def gone(self):\n        return 0\n\n    def here(self, m):\n        return m * 2\n"
+    )
+    lines = original.split("\n")
+    for index in (3, 4, 13, 14):  # `dropped` and `A.gone`, blanked as the screen does
+        lines[index] = " " * len(lines[index])
+    reduced = "\n".join(lines)
+    module = cst.parse_module(reduced)
+    expected = _expected(module)
+    positions = Positions(module, original)
+    kept = next(s for s in module.body if isinstance(s, cst.FunctionDef))
+    here = next(s for s in module.body if isinstance(s, cst.ClassDef)).body.body[-1]
+    for node in (*walk(module.body[0]), *walk(kept), *walk(here)):
+        assert positions[node] == expected[node], type(node).__name__
+    assert positions._whole is None  # every unit was found in the file's text
+    for node in walk(module):  # the class header (the blanked method is in its code): whole
+        assert positions[node] == expected[node], type(node).__name__
+
+
+def test_a_unit_whose_code_occurs_twice_falls_back_to_the_whole_module():
+    text = "def f():\n    return 1\n\n\ndef f():\n    return 1\n"
+    module = cst.parse_module(text)
+    positions = Positions(module, text)
+    assert positions[module.body[1].body] == _expected(module)[module.body[1].body]
+    assert positions._whole is not None
