@@ -33,7 +33,7 @@ from stridelint.analysis.scopes import Scopes
 from stridelint.analysis.stride_text import reads_stride_attribute
 from stridelint.analysis.reference_names import names_a_reference
 from stridelint.analysis.strides import StrideHelper, stride_helper
-from stridelint.analysis.tree import assigned_names, children
+from stridelint.analysis.tree import assigned_names, children, parent_map
 from stridelint.analysis.values import Broadcast, KernelHandle, Scalar, State, Value
 from stridelint.analysis.node_evidence import NodeEvidence
 from stridelint.findings import Evidence, Position
@@ -110,14 +110,7 @@ class ModuleFacts:
     @cached_property
     def parents(self) -> dict[cst.CSTNode, cst.CSTNode]:
         """Child -> parent, for the fixes that walk up from a node (computed on demand)."""
-        parents: dict[cst.CSTNode, cst.CSTNode] = {}
-        stack: list[cst.CSTNode] = [self.module]
-        while stack:
-            node = stack.pop()
-            for child in children(node):
-                parents[child] = node
-                stack.append(child)
-        return parents
+        return parent_map(self.module)
 
     def snippet(self, node: cst.CSTNode, limit: int = 48) -> str:
         start, end = self.span(node)

@@ -23,6 +23,8 @@ import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
+from stridelint.analysis.tree import parent_map
+
 _NEWLINE = re.compile(r"\r\n?|\n")  # as LibCST counts lines, token by token
 _BLANK_LINE = re.compile(r"[ \t\f]*(?:\r\n?|\n)")
 
@@ -63,13 +65,7 @@ class Positions:
 
     def _parent_map(self) -> Mapping[cst.CSTNode, cst.CSTNode]:
         if self._parents is None:
-            parents: dict[cst.CSTNode, cst.CSTNode] = {}
-            stack: list[cst.CSTNode] = [self._module]
-            while stack:
-                current = stack.pop()
-                for child in current.children:
-                    parents[child] = current
-                    stack.append(child)
+            parents = parent_map(self._module)
             self._parents = lambda: parents
         return self._parents()
 

@@ -81,6 +81,18 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(reversed(children(current)))
 
 
+def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
+    """Child -> parent for every node under `root`."""
+    parents: dict[cst.CSTNode, cst.CSTNode] = {}
+    stack: list[cst.CSTNode] = [root]
+    while stack:
+        node = stack.pop()
+        for child in children(node):
+            parents[child] = node
+            stack.append(child)
+    return parents
+
+
 def descendants(node: cst.CSTNode, kind: type[Node]) -> Iterator[Node]:
     """The nodes of one kind below (and including) node, in source order."""
     return (n for n in walk(node) if isinstance(n, kind))
