@@ -201,10 +201,10 @@ def expanded_dims(
         if not -count <= dim < count:
             return None
         inserted.add(dim % count)
-    elif _literal_view_sizes(facts, source) is not None:
+    else:
         view_sizes = _literal_view_sizes(facts, source)
-        if len(view_sizes) == count:  # `v.view(-1, 1).expand(n, m)`: dim 1 is the new one
-            inserted |= {i for i, size in enumerate(view_sizes) if size == 1}
+        if view_sizes is not None and len(view_sizes) == count:  # `v.view(-1, 1).expand(n, m)`
+            inserted |= {i for i, size in enumerate(view_sizes) if size == 1}  # dim 1 is new
             kept |= {i for i, size in enumerate(view_sizes) if size == -1}
     broadcast = frozenset(d for d in inserted if d not in kept and d not in unit)
     kept_dims = frozenset(kept - broadcast)
