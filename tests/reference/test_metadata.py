@@ -237,6 +237,15 @@ STORAGE_CASES = [
 ]
 
 
+def _measured_args(mask: torch.Tensor, dim: int) -> dict:
+    """A hook's `args` for a masked fp16 reduce over `dim`: X and Y are only measured, so they
+    are zero-copy placeholders of their shapes."""
+    shape = mask.shape
+    x = torch.empty((), dtype=torch.float16).expand(shape)
+    y = torch.empty((), dtype=torch.float16).expand([n for d, n in enumerate(shape) if d != dim])
+    return {"X": x, "Y": y, "Mask": mask, "Scale": x, "DIM": dim, "HAS_MASK": True, "HAS_SCALE": False}
+
+
 @pytest.mark.parametrize("mask_dtype", [torch.bool, torch.int32])
 @pytest.mark.parametrize(("stored_shape", "shape", "dim"), STORAGE_CASES)
 def test_shipped_hook_peak_stays_within_the_mask_storage(stored_shape, shape, dim, mask_dtype):
@@ -246,10 +255,7 @@ def test_shipped_hook_peak_stays_within_the_mask_storage(stored_shape, shape, di
     counting, the (65536, 4, 8192) bool mask broadcast over N cost 25x."""
     stored = torch.randint(0, 3, stored_shape, generator=torch.Generator().manual_seed(0)).to(mask_dtype)
     mask = stored.expand(shape)
-    # X and Y are only measured: zero-copy placeholders of their shapes.
-    x = torch.empty((), dtype=torch.float16).expand(shape)
-    y = torch.empty((), dtype=torch.float16).expand([n for d, n in enumerate(shape) if d != dim])
-    args = {"X": x, "Y": y, "Mask": mask, "Scale": x, "DIM": dim, "HAS_MASK": True, "HAS_SCALE": False}
+    args = _measured_args(mask, dim)
     metadata, peak = peak_memory(lambda: reduce_launch_metadata((1,), KERNEL, args), "cpu")
     storage = stored.untyped_storage().nbytes()
     assert storage >= 2**18
@@ -259,7 +265,7 @@ def test_shipped_hook_peak_stays_within_the_mask_storage(stored_shape, shape, di
     loads = int(kept.sum()) * math.prod(reps)
     rows = int(kept.any(dim).sum()) * math.prod(r for d, r in enumerate(reps) if d != dim)
     assert int(metadata["flops32"]) == loads - rows
-    assert int(metadata["bytes"]) == loads * 2 + y.numel() * 2
+    assert int(metadata["bytes"]) == loads * 2 + args["Y"].numel() * 2
 
 
 @pytest.mark.parametrize("limit", [1, 3, 7, 1000])
@@ -289,10 +295,7 @@ def test_the_linter_fix_of_the_naive_hook_stays_within_the_mask_storage(
     generator = torch.Generator().manual_seed(broadcast_dim)
     stored = torch.randint(0, 3, stored_shape, generator=generator).to(mask_dtype)
     mask = stored.expand(shape)
-    # X and Y are only measured: zero-copy placeholders of their shapes.
-    x = torch.empty((), dtype=torch.float16).expand(shape)
-    y = torch.empty((), dtype=torch.float16).expand([n for d, n in enumerate(shape) if d != dim])
-    args = {"X": x, "Y": y, "Mask": mask, "Scale": x, "DIM": dim, "HAS_MASK": True, "HAS_SCALE": False}
+    args = _measured_args(mask, dim)
     metadata, peak = peak_memory(lambda: fixed_hook((1,), KERNEL, args), "cpu")
     storage = stored.untyped_storage().nbytes()
     assert peak <= 1.5 * storage, (peak, storage)
