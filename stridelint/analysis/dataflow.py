@@ -228,8 +228,7 @@ class FunctionFlow:
         """Parameters bound nowhere else in the function (their truth never changes)."""
         if not isinstance(self.func, cst.FunctionDef):
             return frozenset()  # the module's own flow, a lambda's
-        params = self.func.params
-        names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+        names = {p.name.value for p in param_evidence.parameters(self.func)}
         scope = self.facts.scopes.scope_of_function(self.func)
         return frozenset(
             name for name in names
@@ -774,11 +773,9 @@ class FunctionFlow:
         evidence = (NodeEvidence(self.facts, node, "`{}` makes a stride-0 view"),)
         if isinstance(receiver, Broadcast):
             evidence = evidence + receiver.evidence
-        small = (
-            self._expands_to_one_dim(node)
-            or self._repeats_a_few_times(node)
-            or self._spans_only_small_dims(node)
-        ) and (not isinstance(receiver, Broadcast) or receiver.small)
+        small = (not isinstance(receiver, Broadcast) or receiver.small) and (
+            self._expands_to_one_dim(node) or self._small_dims(node)
+        )
         grid = (
             isinstance(receiver, Dense) and receiver.index
             or isinstance(receiver, Broadcast) and receiver.grid
@@ -804,42 +801,13 @@ class FunctionFlow:
             return False
         return self._is_one_number(sizes[0])
 
-    def _repeats_a_few_times(self, call: cst.Call) -> bool:
-        """`pos[None, ...].expand(3, -1, -1)`: every dim the expand may broadcast has a literal
-        size, and together they repeat the source at most FEW_REPEATS times (coordinate
-        triples, RGB, stereo, a guidance pair)."""
+    def _small_dims(self, call: cst.Call) -> bool:
+        """The expand's dims, read once, repeat its source a few times or span per-step
+        dims only."""
         dims = provenance.expanded_dims(self.facts, call)
         if dims is None or not dims.candidates:
             return False
-        repeats = 1
-        for dim in dims.candidates:
-            if dims.decimal(dim) is None:
-                return False
-            repeats *= dims.decimal(dim)
-        return repeats <= FEW_REPEATS
-
-    def _spans_only_small_dims(self, call: cst.Call) -> bool:
-        """`B.expand(batch_size, num_groups, num_heads // num_groups, state_size)`: every size
-        is spelled, by names of dims that count per-step things (batch, heads, groups, layers,
-        repeats, the state and head sizes), no sequence, token, spatial or feature length: the
-        result is one step's metadata, small beside the activations it is used with. One `-1`
-        may keep a dim of the module's own tensor (`self.dt_bias[:, None].expand(-1,
-        self.head_dim)`: a per-head parameter, its size fixed by the model, not the input)."""
-        dims = provenance.expanded_dims(self.facts, call)
-        if dims is None or not dims.candidates:
-            return False
-        unspelled = [n for n in dims.nodes if literal_int(n) == -1]
-        if unspelled and not (len(unspelled) == 1 and _of_a_module_tensor(call.func.value)):
-            return False  # a `-1` keeps a size the code does not spell, unless a parameter's
-        names: list[str] = []
-        for size in dims.nodes:
-            if literal_int(size) == -1:
-                continue
-            spelled = _size_names(size)
-            if spelled is None:
-                return False
-            names += spelled
-        return bool(names) and all(_SMALL_DIM_NAME.fullmatch(name) for name in names)
+        return _repeats_a_few_times(dims) or _spans_only_small_dims(dims, call)
 
     def _is_one_number(self, node: cst.BaseExpression) -> bool:
         """A size the code spells as one number (a name may hold a whole `x.shape`)."""
@@ -1047,6 +1015,39 @@ def _head_name(node: cst.BaseExpression) -> str | None:
             return node.value
         else:
             return None
+
+
+def _repeats_a_few_times(dims: provenance.ExpandedDims) -> bool:
+    """`pos[None, ...].expand(3, -1, -1)`: every dim the expand may broadcast has a literal
+    size, and together they repeat the source at most FEW_REPEATS times (coordinate
+    triples, RGB, stereo, a guidance pair)."""
+    repeats = 1
+    for dim in dims.candidates:
+        if dims.decimal(dim) is None:
+            return False
+        repeats *= dims.decimal(dim)
+    return repeats <= FEW_REPEATS
+
+
+def _spans_only_small_dims(dims: provenance.ExpandedDims, call: cst.Call) -> bool:
+    """`B.expand(batch_size, num_groups, num_heads // num_groups, state_size)`: every size
+    is spelled, by names of dims that count per-step things (batch, heads, groups, layers,
+    repeats, the state and head sizes), no sequence, token, spatial or feature length: the
+    result is one step's metadata, small beside the activations it is used with. One `-1`
+    may keep a dim of the module's own tensor (`self.dt_bias[:, None].expand(-1,
+    self.head_dim)`: a per-head parameter, its size fixed by the model, not the input)."""
+    unspelled = [n for n in dims.nodes if literal_int(n) == -1]
+    if unspelled and not (len(unspelled) == 1 and _of_a_module_tensor(call.func.value)):
+        return False  # a `-1` keeps a size the code does not spell, unless a parameter's
+    names: list[str] = []
+    for size in dims.nodes:
+        if literal_int(size) == -1:
+            continue
+        spelled = _size_names(size)
+        if spelled is None:
+            return False
+        names += spelled
+    return bool(names) and all(_SMALL_DIM_NAME.fullmatch(name) for name in names)
 
 
 def _of_a_module_tensor(receiver: cst.BaseExpression) -> bool:

@@ -29,6 +29,20 @@ def literal_int(node: cst.BaseExpression) -> int | None:
     return None
 
 
+def call_sizes(call: cst.Call) -> list[cst.BaseExpression] | None:
+    """The sizes `view`/`reshape`/`expand` are given, as separate arguments or one tuple or
+    list; None when a star or a keyword hides them."""
+    if any(a.star or a.keyword is not None for a in call.args):
+        return None
+    sizes = [a.value for a in call.args]
+    if len(sizes) == 1 and isinstance(sizes[0], (cst.Tuple, cst.List)):
+        elements = sizes[0].elements
+        if any(isinstance(e, cst.StarredElement) for e in elements):
+            return None
+        sizes = [e.value for e in elements]
+    return sizes
+
+
 def dim_index(dim: int | None, rank: int) -> int | None:
     """A dim of a tensor of `rank` dims counted from 0 (`-1` is `rank - 1`); None when it is
     unknown or out of range."""

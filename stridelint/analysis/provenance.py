@@ -25,6 +25,7 @@ from stridelint.analysis.literals import (
     OTHER,
     RANGE,
     SLICE,
+    call_sizes,
     dim_index,
     index_kind,
     literal_int,
@@ -246,16 +247,11 @@ def _literal_view_sizes(facts: ModuleFacts, source: cst.BaseExpression) -> list[
         and isinstance(source.func, cst.Attribute)
         and source.func.attr.value in ("view", "reshape")
         and source.args
-        and not any(a.star or a.keyword for a in source.args)
         and facts.imports.resolve(source.func) is None
     ):
         return None
-    sizes = [a.value for a in source.args]
-    if len(sizes) == 1 and isinstance(sizes[0], (cst.Tuple, cst.List)):
-        if any(isinstance(e, cst.StarredElement) for e in sizes[0].elements):
-            return None
-        sizes = [e.value for e in sizes[0].elements]
-    return [literal_int(size) for size in sizes]
+    sizes = call_sizes(source)
+    return None if sizes is None else [literal_int(size) for size in sizes]
 
 
 def dims_of(

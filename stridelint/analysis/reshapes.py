@@ -108,7 +108,7 @@ def _spelled_shape(
         return None
     if node.func.attr.value not in ("reshape", "view", "expand"):
         return None
-    sizes = _sizes(node)
+    sizes = literals.call_sizes(node)
     return sizes if sizes is not None and len(sizes) >= 2 else None
 
 
@@ -117,7 +117,7 @@ def _reshape_to_1d(facts: ModuleFacts, call: cst.Call, statement: cst.CSTNode | 
     a number, so a 1-D result. A single name holding a whole shape is not one."""
     if not isinstance(call.func, cst.Attribute) or call.func.attr.value != "reshape":
         return False
-    sizes = _sizes(call)
+    sizes = literals.call_sizes(call)
     if sizes is None or len(sizes) != 1:
         return False
     size = sizes[0]
@@ -139,18 +139,6 @@ def _is_number(node: cst.BaseExpression) -> bool:
             return func.value == "len"
         return isinstance(func, cst.Attribute) and func.attr.value == "numel"
     return False
-
-
-def _sizes(call: cst.Call) -> list[cst.BaseExpression] | None:
-    if any(a.star or a.keyword is not None for a in call.args):
-        return None
-    sizes = [a.value for a in call.args]
-    if len(sizes) == 1 and isinstance(sizes[0], (cst.Tuple, cst.List)):
-        elements = sizes[0].elements
-        if any(isinstance(e, cst.StarredElement) for e in elements):
-            return None
-        sizes = [e.value for e in elements]
-    return sizes
 
 
 def _flatten_bounds(call: cst.Call) -> tuple[int, int] | None:
@@ -175,7 +163,7 @@ def _reshape_groups(
     a product of consecutive expand sizes (`h * g`) merges them, a literal 1 is a new size-1
     dim. Matched from both ends; one size left over (a `-1`, or any size when the call gives
     two or more, all then numbers) covers the dims between, as the element count requires."""
-    sizes = _sizes(call)
+    sizes = literals.call_sizes(call)
     if sizes is None:
         return None
     count = len(dims.sizes)

@@ -304,7 +304,4 @@ def test_a_rebound_flag_or_name_forgets_the_branch(between):
 
 def _value_after_first_return(body: str):
     code = "def f(x, n, flag, other):\n" + textwrap.indent(textwrap.dedent(body), "    ")
-    text = decode(code.encode())
-    facts = ModuleFacts(cst.parse_module(text.text), text)
-    (flow,) = facts.flows_named("f")
-    return flow.returns[0][1]
+    return flow_of(facts_of(code), "f").returns[0][1]
