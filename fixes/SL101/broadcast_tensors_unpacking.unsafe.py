@@ -14,7 +14,9 @@ def _narrow_broadcast(*args):
     return (*out, reps)
 
 
-def agreement(pred, target):
-    p, t = torch.broadcast_tensors(pred, target)
+def agreement(pred, target, weight):
+    # `weight` may grow dims that `pred` and `target` both have size 1 on: along them,
+    # `p == t` repeats its values, and the mean can be taken on one copy.
+    p, t, w = torch.broadcast_tensors(pred, target, weight)
     p_small, t_small, reps = _narrow_broadcast(p, t)
-    return (p_small == t_small).float().mean()
+    return (p_small == t_small).float().mean(), w

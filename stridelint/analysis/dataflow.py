@@ -11,7 +11,7 @@ broadcast tensors on, and the value every name load saw.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Callable
 
@@ -23,7 +23,7 @@ from stridelint.analysis import einops_patterns
 from stridelint.analysis import evidence as param_evidence
 from stridelint.analysis.bindings import assigned_name
 from stridelint.analysis.dtypes import names_integer_dtype
-from stridelint.analysis.literals import literal_int
+from stridelint.analysis.literals import OTHER, RANGE, index_kind, literal_int
 from stridelint.analysis.names import dotted
 from stridelint.analysis.node_evidence import NodeEvidence
 from stridelint.analysis.purity import writes_in_place
@@ -33,6 +33,7 @@ from stridelint.analysis.values import (
     Broadcast,
     Dense,
     Derived,
+    Group,
     KernelHandle,
     Narrowed,
     Scalar,
@@ -362,10 +363,12 @@ class FunctionFlow:
                 evidence = self.facts.evidence_at(rhs, f"it comes from `{source}`")
                 meshgrid = source == "torch.meshgrid"
                 grid = meshgrid and self._meshes_index_vectors(rhs)  # type: ignore[arg-type]
-                for element in elements:
+                grouped = self._groups_its_outputs(rhs, target)  # type: ignore[arg-type]
+                for member, element in enumerate(elements):
                     # A meshgrid of other vectors stays unknown: its outputs vary along
                     # different dims (`x <= y` is a whole mask), which the values do not record.
-                    value = Broadcast(State.DEFINITE, (evidence,), local=True, grid=grid)
+                    group = Group(rhs, member, len(elements)) if grouped else None  # type: ignore[arg-type]
+                    value = Broadcast(State.DEFINITE, (evidence,), True, grid=grid, group=group)
                     self._bind(element, None if meshgrid and not grid else value)
             elif isinstance(rhs, (cst.Tuple, cst.List)) and len(rhs.elements) == len(elements):
                 for element, source in zip(elements, rhs.elements):
@@ -375,6 +378,16 @@ class FunctionFlow:
                     self._bind(element, None)
         else:
             self._bind(target, value)
+
+    def _groups_its_outputs(self, call: cst.Call, target: cst.Tuple | cst.List) -> bool:
+        """Whether the outputs bound to `target` are a whole group (`Group`): one name for
+        each, and no input that was broadcast already (its stride-0 dims may be the others'
+        too, so an op over all outputs can still repeat values)."""
+        if any(isinstance(e, cst.StarredElement) for e in target.elements):
+            return False
+        return not any(
+            isinstance(self._values.get(arg.value), Broadcast) for arg in call.args if not arg.star
+        ) and not any(arg.star for arg in call.args)
 
     def _joins_positions(self, call: cst.Call) -> bool:
         """`torch.cat([grid_x[..., None], grid_y[..., None]], -1)`: a join of coordinate grids
@@ -561,6 +574,8 @@ class FunctionFlow:
             return Scalar()
         if not basic:
             return Dense() if isinstance(base, (Broadcast, Dense, Derived)) else None
+        if isinstance(base, Broadcast) and base.group is not None:
+            return _indexed(base, node)
         return _as_view(base)
 
     def _hook_argument(self, node: cst.Subscript) -> Value:
@@ -928,6 +943,10 @@ class FunctionFlow:
         ]
         if unknown:
             return None  # another operand may be full-size already: nothing is blown up
+        if _covers_a_group([value for _, value in broadcast]):
+            # `q1, q2 = torch.broadcast_tensors(q1, q2)` then `q1[..., 0] * q2[..., 0]`: every
+            # dim the call grew is dense in one of them, the result is the output (`Group`)
+            return Dense(all(value.grid for _, value in broadcast))
         if len(broadcast) > 1 and provenance.broadcast_along_different_dims(
             self.facts, broadcast, self._statement
         ):
@@ -969,9 +988,36 @@ class FunctionFlow:
 
 
 def _as_view(value: Value) -> Value:
+    """A view of `value`: the same tensor to the analysis, except that a group member seen
+    through a view the group does not track may no longer line up with the others."""
     if isinstance(value, Derived):
         return Derived(value.sinks, value.reduced, False)
+    if isinstance(value, Broadcast) and value.group is not None:
+        return replace(value, group=None)
     return value
+
+
+def _indexed(value: Broadcast, node: cst.Subscript) -> Broadcast:
+    """A group member indexed by `node`: members indexed alike still line up (`q[..., 0]`
+    and `k[..., 3]`), so the group records each entry's kind, and the code of the entries
+    whose kind leaves the size open (a bounded slice, a name)."""
+    assert value.group is not None
+    entries = []
+    for element in node.slice:
+        kind = index_kind(element.slice)
+        shaped = kind in (RANGE, OTHER)
+        entries.append((kind, cst.Module([]).code_for_node(element.slice) if shaped else ""))
+    group = value.group
+    return replace(value, group=replace(group, indexing=group.indexing + (tuple(entries),)))
+
+
+def _covers_a_group(values: list[Broadcast]) -> bool:
+    """Every member of one group, each indexed the same way (an op over them is an outer op)."""
+    groups = {value.group for value in values}
+    if None in groups or len({(g.call, g.members, g.indexing) for g in groups}) != 1:  # type: ignore[union-attr]
+        return False
+    first = next(iter(groups))
+    return {g.member for g in groups} == set(range(first.members))  # type: ignore[union-attr]
 
 
 _AFFINE = (

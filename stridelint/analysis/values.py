@@ -21,6 +21,20 @@ class State(enum.IntEnum):
 
 
 @dataclass(frozen=True)
+class Group:
+    """One of the tensors a `torch.broadcast_tensors(a, b, ...)` call returned, `member` of
+    `members`, with the subscripts applied to it since (`indexing`: each entry's kind, and
+    its code where the kind alone does not fix the shape). Every dim the call grows is dense
+    in some member, so an op over all members lined up alike holds a different value at
+    every position: the output, no waste (semantics §0 rule 5, an intersection that is empty)."""
+
+    call: cst.Call
+    member: int
+    members: int
+    indexing: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class Broadcast:
     """A tensor that is, or may be, a stride-0 view; `evidence` says why."""
 
@@ -36,6 +50,7 @@ class Broadcast:
     # the ids or offsets the code wants and small beside the activations. Materializing it
     # wastes nothing; reducing it still repeats the work per copy.
     grid: bool = False
+    group: Group | None = None  # one output of a broadcast_tensors-like call; views drop it
 
 
 @dataclass(frozen=True)

@@ -305,3 +305,42 @@ def test_a_rebound_flag_or_name_forgets_the_branch(between):
 def _value_after_first_return(body: str):
     code = "def f(x, n, flag, other):\n" + textwrap.indent(textwrap.dedent(body), "    ")
     return flow_of(facts_of(code), "f").returns[0][1]
+
+
+# ---- outputs of one broadcast_tensors call (values.Group) ----------------------------------
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "a, b = torch.broadcast_tensors(x, n)\ny = a * b\n",
+        "a, b = torch.broadcast_tensors(x, n)\ny = a[..., 0] * b[..., 3]\n",
+        "a, b = broadcast_all(x, n)\ny = (a + b) - a\n",
+        "a, b, c = torch.broadcast_tensors(x, n, x)\ny = torch.lerp(a, b, c)\n",
+    ],
+)
+def test_an_op_over_every_output_lined_up_alike_is_dense(body):
+    prelude = "import torch\nfrom torch.distributions.utils import broadcast_all\n"
+    code = prelude + "def f(x, n):\n" + textwrap.indent(body, "    ")
+    facts = facts_of(code)
+    assert isinstance(flow_of(facts, "f").env.get("y"), Dense)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "a, b, c = torch.broadcast_tensors(x, n, x)\ny = a * b\n",  # c may grow other dims
+        "a, b = torch.broadcast_tensors(x, n)\ny = a[0] * b[:, 0]\n",  # not lined up
+        "a, b = torch.broadcast_tensors(x, n)\ny = a[:1] * b[1:]\n",  # other ranges
+        "a, b = torch.broadcast_tensors(x, n)\ny = a.transpose(0, 1) * b\n",  # a view
+        "a, b = torch.broadcast_tensors(x, n)\ny = a * a\n",
+        "a, b = torch.broadcast_tensors(x.expand(4, 8), n)\ny = a * b\n",  # stride 0 already
+        "a, b = torch.broadcast_tensors(x, n)\nc, d = torch.broadcast_tensors(x, n)\ny = a * d\n",
+    ],
+)
+def test_an_op_over_part_of_a_group_still_materializes_it(body):
+    code = "import torch\ndef f(x, n):\n" + textwrap.indent(body, "    ")
+    facts = facts_of(code)
+    flow = flow_of(facts, "f")
+    assert not isinstance(flow.env.get("y"), Dense)
+    assert flow.sinks  # the op is reported

@@ -193,6 +193,15 @@ def broadcastable_pair(draw):
     return (target, pred) if draw(_BOOLS) else (pred, target)
 
 
+def broadcastable_triple(draw):
+    """(pred, target, weight) for `torch.broadcast_tensors`: a broadcastable pair and a third
+    tensor that may grow the dims both have size 1 on (drawn sizes there)."""
+    pred, target = broadcastable_pair(draw)
+    common = torch.broadcast_shapes(pred.shape, target.shape)
+    shape = [None if n == 1 else (n if draw(_BOOLS) else 1) for n in common]
+    return pred, target, draw_tensor(draw, shape=shape)
+
+
 def hook_metadata_args(draw):
     """The PR hook's arguments: a 3-D possibly broadcast mask and a runtime DIM."""
     mask = draw_tensor(draw, shape=[None, None, None])
@@ -452,8 +461,8 @@ SPECS: dict[str, Spec] = {
         (
             Call(
                 "agreement",
-                arguments(broadcastable_pair),
-                magnitude=lambda p, t: abs_sum(torch.eq(*torch.broadcast_tensors(p, t))),
+                arguments(broadcastable_triple),
+                magnitude=lambda p, t, w: abs_sum(torch.eq(*torch.broadcast_tensors(p, t, w)[:2])),
             ),
         )
     ),
