@@ -276,9 +276,69 @@ def broadcast_along_different_dims(
     for operand, _ in operands:
         broadcast = _broadcast_dims(facts, operand, statement)
         if not broadcast:
-            return False
+            return _expanded_as_one_along_different_dims(facts, operands, statement)
         seen.append(broadcast)
     return len(seen) >= 2 and not frozenset.intersection(*seen)
+
+
+def _expanded_as_one_along_different_dims(
+    facts: ModuleFacts,
+    operands: Sequence[tuple[cst.BaseExpression, object]],
+    statement: cst.CSTNode | None,
+) -> bool:
+    """`a.unsqueeze(1).expand_as(t) + b.unsqueeze(0).expand_as(t)`: every operand expanded
+    as the same `t` after inserting size-1 dims, none at the same place. The sizes of `t`
+    are unknown, so the inserted dims are read from the front: the expand adds no leading
+    dims, as when `t` is the table the operands span (box areas against an A x B overlap)."""
+    targets, seen = set(), []
+    for operand, _ in operands:
+        found = _inserted_before_expand_as(facts, operand, statement)
+        if found is None:
+            return False
+        targets.add(found[0])
+        seen.append(found[1])
+    return len(seen) >= 2 and len(targets) == 1 and not frozenset.intersection(*seen)
+
+
+def _inserted_before_expand_as(
+    facts: ModuleFacts, operand: cst.BaseExpression, statement: cst.CSTNode | None
+) -> tuple[str, frozenset[int]] | None:
+    """(the code of `t`, the dims inserted counted from the front) for `x.unsqueeze(k)
+    .expand_as(t)` with a literal k >= 0 or `x[:, None].expand_as(t)` without an `...`,
+    inline or bound to the name `operand` loads."""
+    call = operand
+    if isinstance(operand, cst.Name):
+        found = reaching_assignment(facts, operand, statement)
+        call = found[0].value if found is not None else None
+    if not (
+        isinstance(call, cst.Call)
+        and isinstance(call.func, cst.Attribute)
+        and call.func.attr.value == "expand_as"
+        and len(call.args) == 1
+        and not call.args[0].keyword
+        and not call.args[0].star
+        and facts.imports.resolve(call.func) is None
+    ):
+        return None
+    source = _shaping_source(facts, call.func.value, call)
+    inserted: frozenset[int] = frozenset()
+    if isinstance(source, cst.Subscript):
+        kinds = [index_kind(e.slice) for e in source.slice]
+        if OTHER in kinds or RANGE in kinds or ELLIPSIS in kinds:
+            return None
+        placed = [k for k in kinds if k != INTEGER]  # an integer index removes a source dim
+        inserted = frozenset(i for i, kind in enumerate(placed) if kind == NEW_DIM)
+    elif (
+        isinstance(source, cst.Call)
+        and isinstance(source.func, cst.Attribute)
+        and source.func.attr.value == "unsqueeze"
+        and len(source.args) == 1
+    ):
+        dim = literal_int(source.args[0].value)
+        inserted = frozenset({dim}) if dim is not None and dim >= 0 else frozenset()
+    if not inserted:
+        return None
+    return facts.text_of(call.args[0].value), inserted
 
 
 def _broadcast_dims(

@@ -160,6 +160,25 @@ def test_a_literal_view_says_which_dim_it_inserts(view, different):
 
 
 @pytest.mark.parametrize(
+    ("left", "right", "different"),
+    [("a.unsqueeze(1).expand_as(t)", "b.unsqueeze(0).expand_as(t)", True),
+     ("a[:, None].expand_as(t)", "b[None].expand_as(t)", True),
+     ("a[0, :, None].expand_as(t)", "b[None, :].expand_as(t)", True),
+     ("a.unsqueeze(0).expand_as(t)", "b[None].expand_as(t)", False),  # the same dim
+     ("a.unsqueeze(1).expand_as(t)", "b.unsqueeze(0).expand_as(u)", False),  # other targets
+     ("a.unsqueeze(-1).expand_as(t)", "b.unsqueeze(0).expand_as(t)", False),  # from the back
+     ("a[..., None].expand_as(t)", "b[None].expand_as(t)", False),
+     ("a.unsqueeze(1).expand_as(t)", "b.expand_as(t)", False)],
+)  # fmt: skip
+def test_expands_as_one_tensor_read_their_inserted_dims_from_the_front(left, right, different):
+    facts = facts_of(f"def f(a, b, t, u):\n    x = {left}\n    y = x + {right}\n")
+    op = node(facts, f"x + {right}", cst.BinaryOperation)
+    operands = [(op.left, None), (op.right, None)]
+    statement = statement_of(facts, op)
+    assert provenance.broadcast_along_different_dims(facts, operands, statement) is different
+
+
+@pytest.mark.parametrize(
     ("right", "different"),
     [("m.transpose(1, 2)", True), ("m.transpose(-1, -2)", True), ("m.swapaxes(2, 1)", True),
      ("m.transpose(0, 2)", False), ("m", False), ("m.transpose(1, k)", False)],

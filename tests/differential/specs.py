@@ -318,6 +318,12 @@ def _row_pair_and_copies(draw: Draw) -> tuple[torch.Tensor, torch.Tensor, int, i
     return row, col, draw_size(draw), row.shape[0]
 
 
+def _row_pair_and_table(draw: Draw) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Two (m,) rows and an (n, m) table, for `row.unsqueeze(0).expand_as(table)`."""
+    row_a, row_b, copies, width = _row_pair_and_copies(draw)
+    return row_a, row_b, draw_tensor(draw, shape=[copies, width], dtypes=(row_a.dtype,))
+
+
 def _scores_and_keep(draw: Draw) -> tuple[torch.Tensor, torch.Tensor]:
     """(batch, heads, keys) scores and a (batch, keys) bool mask."""
     scores = draw_tensor(draw, shape=[None, None, None], dtypes=(torch.float32,))
@@ -373,6 +379,9 @@ SPECS: dict[str, Spec] = {
             draw_tensor(draw, shape=[None, None], dtypes=(torch.bool,)), draw_size(draw)
         ))),)
     ),  # fmt: skip
+    "SL201/expanded_as_one_table_along_different_dims": Spec(
+        (Call("shared_row", arguments(lambda draw: _row_pair_and_table(draw))),)
+    ),
     "SL201/outer_sum_of_views_is_the_output": Spec(
         (Call("shared_dim", arguments(_row_pair_and_copies)),)
     ),
