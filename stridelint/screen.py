@@ -185,7 +185,9 @@ def _may_make(chain: str, bindings: dict[str, set[str]]) -> bool:
     root imported more than once, any of its targets may be the one the table keeps."""
     root, _, rest = chain.partition(".")
     targets = bindings.get(root)
-    return not targets or any(f"{target}.{rest}" in _SOURCES for target in targets)
+    if not targets:  # `prompt_embeds.repeat`: a method, a tensor's copy, no einops `repeat`
+        return rest.rpartition(".")[2] in torch_ops.BROADCAST_METHODS
+    return any(f"{target}.{rest}" in _SOURCES for target in targets)
 
 
 def _without_device_seeds(units: list[_Unit]) -> None:
@@ -432,8 +434,8 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
                 unit.hit = True
             elif node.attr in _SOURCE_ATTRIBUTES:
                 chain = _dotted(node)  # `torch.broadcast_to`, `tl.broadcast_to`: resolved
-                if chain is None:  # later; `x.expand`, `f(x).expand`: a method
-                    unit.hit = True
+                if chain is None:  # later; `f(x).expand`: a method, a source by its name
+                    unit.hit = unit.hit or node.attr in torch_ops.BROADCAST_METHODS
                 else:
                     unit.source_chains.add(chain)
         elif kind is ast.Constant:

@@ -435,6 +435,39 @@ def test_an_attribute_source_through_an_import_is_resolved_as_the_analysis_does(
     assert kept(twice) == {"f"}  # either import may be the one the table keeps
 
 
+def test_a_method_is_a_source_only_when_named_as_a_broadcast_method():
+    """A method call is read by its name (dataflow.py `_method`): `.expand`, `.expand_as`,
+    `.broadcast_to`. The last names of the source functions (`einops.repeat`,
+    `torch.meshgrid`) start a broadcast only as those functions: `x.repeat(...)` is a
+    tensor's copy, `np.meshgrid` and `f(x).repeat` are no source."""
+    names = kept(
+        """
+        import einops
+        import numpy as np
+        from einops import repeat
+
+        def tensor_repeat(prompt_embeds, n):
+            return prompt_embeds.repeat(1, n, 1).float()
+
+        def call_result_repeat(x, n):
+            return x.view(-1).repeat(n).float()
+
+        def numpy_grid(h, w):
+            return np.meshgrid(h, w)
+
+        def einops_repeat(x, n):
+            return einops.repeat(x, "h w -> n h w", n=n).float()
+
+        def imported_repeat(x, n):
+            return repeat(x, "h w -> n h w", n=n).float()
+
+        def chained_method(self, x):
+            return self.bias.expand_as(x).float()
+        """
+    )
+    assert names == {"einops_repeat", "imported_repeat", "chained_method"}
+
+
 def test_reference_implementations_that_keep_their_facts_start_nothing_when_hidden():
     """With `reference_seeds=False` (their findings hidden), the seeds of functions named as
     reference implementations start nothing, as a group that calls only its own members;
