@@ -487,6 +487,11 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
             func = node.func
             if type(func) is ast.Attribute and func.attr == "stride":
                 unit.reads_strides = True
+            elif type(func) is ast.Attribute and func.attr == "expand" and _keeps_every_size(node):
+                # `torch.arange(n).expand((1, -1))`: grows no dim, no source (dataflow.py)
+                stack.append(func.value)
+                stack.extend(node.args)
+                continue
         elif kind is ast.Compare:
             unit.zero_compared.extend(compared_with_zero(node))
         elif kind is ast.Subscript:
@@ -500,6 +505,25 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
             elif child is not None:
                 stack.append(child)
     return unit
+
+
+def _keeps_every_size(call: ast.Call) -> bool:
+    """The analysis's `_keeps_every_size` on the interpreter's tree: an `expand` whose sizes
+    are all the literals 1 or -1 (as arguments or one tuple or list) grows no dim."""
+    if call.keywords or any(type(a) is ast.Starred for a in call.args):
+        return False
+    sizes = call.args
+    if len(sizes) == 1 and type(sizes[0]) in (ast.Tuple, ast.List):
+        sizes = sizes[0].elts  # type: ignore[attr-defined]
+    return bool(sizes) and all(_literal_int(size) in (1, -1) for size in sizes)
+
+
+def _literal_int(node: ast.expr) -> int | None:
+    """`literals.literal_int` on the interpreter's tree: `3` or `-1`, else None."""
+    if type(node) is ast.UnaryOp and type(node.op) is ast.USub:
+        inner = _literal_int(node.operand)
+        return -inner if inner is not None and type(node.operand) is ast.Constant else None
+    return node.value if type(node) is ast.Constant and type(node.value) is int else None
 
 
 def _docstring_seed(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool | None:

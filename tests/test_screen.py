@@ -468,6 +468,36 @@ def test_a_method_is_a_source_only_when_named_as_a_broadcast_method():
     assert names == {"einops_repeat", "imported_repeat", "chained_method"}
 
 
+def test_an_expand_that_keeps_every_size_is_no_seed():
+    """`expand` to the literals 1 and -1 grows no dim (dataflow.py `_keeps_every_size`):
+    the `position_ids` buffer of most model `__init__`s starts nothing. Any other size,
+    a star or a keyword may grow one."""
+    names = kept(
+        """
+        import torch
+
+        def buffer(self, n):
+            self.register_buffer("position_ids", torch.arange(n).expand((1, -1)), persistent=False)
+
+        def unit_sizes(x):
+            return x.expand(1, -1, -1).float()
+
+        def grows(x, n):
+            return x.expand(1, n).float()
+
+        def starred(x, shape):
+            return x.expand(*shape).float()
+
+        def negated_twice(x):
+            return x.expand(1, --1).float()
+
+        def a_flag(x):
+            return x.expand(True, -1).float()
+        """
+    )
+    assert names == {"grows", "starred", "negated_twice", "a_flag"}
+
+
 def test_reference_implementations_that_keep_their_facts_start_nothing_when_hidden():
     """With `reference_seeds=False` (their findings hidden), the seeds of functions named as
     reference implementations start nothing, as a group that calls only its own members;
