@@ -61,6 +61,8 @@ _SOURCES = (
     | torch_ops.STRIDED_FUNCTIONS | torch_ops.PATTERN_BROADCAST_FUNCTIONS
     | torch_ops.SOURCE_MODULES
 )  # fmt: skip
+# `as_strided` -> 2: the position of the stride argument, by the function's last name.
+_STRIDE_POSITIONS = {q.rsplit(".", 1)[-1]: n for q, n in torch_ops.STRIDE_POSITIONS.items()}
 _LINE_BREAK = re.compile(r"\r\n|\n|\r")
 # Attribute names that can make a broadcast: the source methods, and the last names of the
 # source functions (`torch.broadcast_to`, `utils.broadcast_all`), matched exactly.
@@ -487,10 +489,16 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
             func = node.func
             if type(func) is ast.Attribute and func.attr == "stride":
                 unit.reads_strides = True
-            elif type(func) is ast.Attribute and func.attr == "expand" and _keeps_every_size(node):
-                # `torch.arange(n).expand((1, -1))`: grows no dim, no source (dataflow.py)
+            elif type(func) is ast.Attribute and (
+                func.attr == "expand" and _keeps_every_size(node)
+                or func.attr in _STRIDE_POSITIONS
+                and not _has_literal_zero_stride(node, _STRIDE_POSITIONS[func.attr])
+            ):
+                # `torch.arange(n).expand((1, -1))` grows no dim, `torch.empty_strided(s, t)`
+                # has no stride the code spells 0: no source (dataflow.py)
                 stack.append(func.value)
                 stack.extend(node.args)
+                stack.extend(node.keywords)
                 continue
         elif kind is ast.Compare:
             unit.zero_compared.extend(compared_with_zero(node))
@@ -505,6 +513,25 @@ def _scan(unit: _Unit, root: ast.AST, hints: frozenset[str]) -> _Unit:
             elif child is not None:
                 stack.append(child)
     return unit
+
+
+def _has_literal_zero_stride(call: ast.Call, position: int) -> bool:
+    """The analysis's `_has_literal_zero_stride` on the interpreter's tree: the tuple or
+    list at `position` (no star before it) or given as `stride=` holds the literal 0."""
+    passed = [k.value for k in call.keywords if k.arg == "stride"]
+    positional = call.args
+    if len(positional) > position and not any(type(a) is ast.Starred for a in positional[: position + 1]):
+        passed.append(positional[position])
+    return any(
+        type(value) in (ast.Tuple, ast.List) and any(_is_zero(e) for e in value.elts)  # type: ignore[attr-defined]
+        for value in passed
+    )
+
+
+def _is_zero(element: ast.expr) -> bool:
+    """An element that is the integer literal 0 (LibCST's `Integer`; a starred one too)."""
+    value = element.value if type(element) is ast.Starred else element  # type: ignore[attr-defined]
+    return type(value) is ast.Constant and type(value.value) is int and value.value == 0
 
 
 def _keeps_every_size(call: ast.Call) -> bool:

@@ -498,6 +498,35 @@ def test_an_expand_that_keeps_every_size_is_no_seed():
     assert names == {"grows", "starred", "negated_twice", "a_flag"}
 
 
+def test_a_strided_allocation_is_a_seed_only_with_a_literal_zero_stride():
+    """`torch.as_strided`/`torch.empty_strided` make a broadcast when the strides they are
+    given (a tuple or list) hold the literal 0 (dataflow.py `_has_literal_zero_stride`)."""
+    names = kept(
+        """
+        import torch
+
+        def spelled_strides(x, n):
+            return torch.as_strided(x, (n, 4), (4, 1)).float()
+
+        def computed_strides(shape, strides):
+            return torch.empty_strided(shape, strides).float()
+
+        def zero_stride(x, n):
+            return torch.as_strided(x, (n, 4), (0, 1)).float()
+
+        def zero_by_keyword(n):
+            return torch.empty_strided((n, 4), stride=[0, 1]).float()
+
+        def zero_in_a_size(x):
+            return torch.as_strided(x, (0, 4), (4, 1)).float()
+
+        def false_is_no_zero(x, n):
+            return torch.as_strided(x, (n, 4), (False, 1)).float()
+        """
+    )
+    assert names == {"zero_stride", "zero_by_keyword"}  # a size of 0 is an empty tensor
+
+
 def test_reference_implementations_that_keep_their_facts_start_nothing_when_hidden():
     """With `reference_seeds=False` (their findings hidden), the seeds of functions named as
     reference implementations start nothing, as a group that calls only its own members;

@@ -729,7 +729,9 @@ class FunctionFlow:
             return self._broadcast_source(node, positional[0][0], positional[0][1])
         if qualified in torch_ops.PATTERN_VIEW_FUNCTIONS and positional:
             return self._pattern_call(node, qualified, positional[0], _pattern_of(node))
-        if qualified in torch_ops.STRIDED_FUNCTIONS and _has_literal_zero_stride(node):
+        if qualified in torch_ops.STRIDED_FUNCTIONS and _has_literal_zero_stride(
+            node, torch_ops.STRIDE_POSITIONS[qualified]
+        ):
             evidence = self.facts.evidence_at(
                 node, f"`{qualified.split('.')[-1]}` is given a literal 0 stride"
             )
@@ -1334,15 +1336,18 @@ def _names_dtype(node: cst.BaseExpression, facts: ModuleFacts) -> bool:
     return (dotted(node) or "").split(".")[-1].endswith("dtype")
 
 
-def _has_literal_zero_stride(call: cst.Call) -> bool:
-    for arg in call.args:
-        if isinstance(arg.value, (cst.Tuple, cst.List)) and any(
-            isinstance(e.value, cst.Integer) and e.value.evaluated_value == 0
-            for e in arg.value.elements
-        ):
-            if arg.keyword is None or arg.keyword.value == "stride":
-                return True
-    return False
+def _has_literal_zero_stride(call: cst.Call, position: int) -> bool:
+    """The strides (the tuple or list at `position`, or `stride=`) hold the literal 0; a
+    size of 0 makes an empty tensor, no broadcast."""
+    strides = [a.value for a in call.args if a.keyword is not None and a.keyword.value == "stride"]
+    positional = [a for a in call.args if a.keyword is None]
+    if len(positional) > position and not any(a.star for a in positional[: position + 1]):
+        strides.append(positional[position].value)
+    return any(
+        isinstance(value, (cst.Tuple, cst.List))
+        and any(isinstance(e.value, cst.Integer) and e.value.evaluated_value == 0 for e in value.elements)
+        for value in strides
+    )
 
 
 STARRED = cst.Name("STARRED")  # a `*args` dim we cannot read

@@ -120,7 +120,9 @@ BROADCAST_FUNCTIONS = frozenset({"torch.broadcast_to"})
 BROADCAST_TUPLE_FUNCTIONS = frozenset(
     {"torch.broadcast_tensors", "torch.distributions.utils.broadcast_all", "torch.meshgrid"}
 )
-STRIDED_FUNCTIONS = frozenset({"torch.as_strided", "torch.empty_strided"})
+# Allocations and views given their strides: the position of the stride argument.
+STRIDE_POSITIONS = {"torch.as_strided": 2, "torch.empty_strided": 1}
+STRIDED_FUNCTIONS = frozenset(STRIDE_POSITIONS)
 # einops functions run by their pattern (analysis/einops_patterns.py): `repeat` expands each
 # new axis (a stride-0 view unless an output group merges it); both are views when no output
 # group merges axes.

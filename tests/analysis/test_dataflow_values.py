@@ -344,3 +344,17 @@ def test_an_op_over_part_of_a_group_still_materializes_it(body):
     flow = flow_of(facts, "f")
     assert not isinstance(flow.env.get("y"), Dense)
     assert flow.sinks  # the op is reported
+
+
+@pytest.mark.parametrize(
+    ("call", "broadcast"),
+    [("torch.as_strided(x, (n, 4), (0, 1))", True),
+     ("torch.as_strided(x, size=(n, 4), stride=[0, 1])", True),
+     ("torch.empty_strided((n, 4), (0, 1))", True),
+     ("torch.as_strided(x, (0, 4), (4, 1))", False),  # a size of 0: an empty tensor
+     ("torch.empty_strided((0, 4), (4, 1))", False),
+     ("torch.as_strided(x, *sizes_and_strides)", False)],
+)  # fmt: skip
+def test_a_strided_call_makes_a_broadcast_when_its_strides_hold_a_literal_zero(call, broadcast):
+    facts = facts_of(f"import torch\ndef f(x, n, sizes_and_strides):\n    y = {call}\n")
+    assert isinstance(flow_of(facts, "f").env.get("y"), Broadcast) is broadcast
