@@ -28,7 +28,7 @@ from stridelint.analysis.names import dotted
 from stridelint.analysis.node_evidence import NodeEvidence
 from stridelint.analysis.purity import writes_in_place
 from stridelint.analysis.strides import is_stride_call
-from stridelint.analysis.tree import descendants
+from stridelint.analysis.tree import children, descendants
 from stridelint.analysis.values import (
     Broadcast,
     Dense,
@@ -219,16 +219,24 @@ class FunctionFlow:
         truth = True
         while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             test, truth = test.expression, not truth
-        if not isinstance(test, cst.Name) or test.value not in self._flag_parameters:
+        if not isinstance(test, cst.Name) or test.value not in self._parameter_names:
+            return None  # no parameter: no flag, and no scope table built to say so
+        if test.value not in self._flag_parameters:
             return None
         return test.value, truth
 
     @cached_property
-    def _flag_parameters(self) -> frozenset[str]:
-        """Parameters bound nowhere else in the function (their truth never changes)."""
+    def _parameter_names(self) -> frozenset[str]:
         if not isinstance(self.func, cst.FunctionDef):
             return frozenset()  # the module's own flow, a lambda's
-        names = {p.name.value for p in param_evidence.parameters(self.func)}
+        return frozenset(p.name.value for p in param_evidence.parameters(self.func))
+
+    @cached_property
+    def _flag_parameters(self) -> frozenset[str]:
+        """Parameters bound nowhere else in the function (their truth never changes)."""
+        names = self._parameter_names
+        if not names:
+            return frozenset()
         scope = self.facts.scopes.scope_of_function(self.func)
         return frozenset(
             name for name in names
@@ -325,7 +333,7 @@ class FunctionFlow:
         elif isinstance(small, cst.Del):
             self._delete(small.target)
         elif isinstance(small, (cst.Assert, cst.Raise)):
-            for child in small.children:
+            for child in children(small):
                 if isinstance(child, cst.BaseExpression):
                     self.ev(child)
         elif isinstance(small, (cst.Import, cst.ImportFrom)):
@@ -438,7 +446,7 @@ class FunctionFlow:
         return value
 
     def _ev_children(self, node: cst.CSTNode) -> Value:
-        for child in node.children:
+        for child in children(node):
             if isinstance(child, cst.BaseExpression):
                 self.ev(child)
             elif not isinstance(child, (cst.BaseSuite, cst.BaseStatement)):
