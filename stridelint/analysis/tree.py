@@ -82,14 +82,35 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 
 
 def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
-    """Child -> parent for every node under `root`."""
+    """Child -> parent for every node under `root`. `children` inlined: the map visits every
+    node of a module, and the calls per node were half its cost."""
     parents: dict[cst.CSTNode, cst.CSTNode] = {}
     stack: list[cst.CSTNode] = [root]
+    pop, push = stack.pop, stack.append
     while stack:
-        node = stack.pop()
-        for child in children(node):
-            parents[child] = node
-            stack.append(child)
+        node = pop()
+        order = _FIELD_ORDER.get(type(node))
+        if order is None:
+            order = _learn_order(node)
+        if order is _LIBCST:
+            for child in node.children:
+                parents[child] = node
+                push(child)
+            continue
+        for name in order:  # type: ignore[attr-defined]
+            value = getattr(node, name)
+            kind = type(value)
+            if kind is tuple or kind is list:
+                for item in value:
+                    known = _IS_NODE.get(type(item))
+                    if known or known is None and _is_node(type(item)):
+                        parents[item] = node
+                        push(item)
+            else:
+                known = _IS_NODE.get(kind)
+                if known or known is None and _is_node(kind):
+                    parents[value] = node
+                    push(value)
     return parents
 
 
