@@ -459,10 +459,11 @@ class FunctionFlow:
     # ---- expressions ------------------------------------------------------------------
 
     def ev(self, node: cst.BaseExpression) -> Value:
-        method: Callable[[cst.BaseExpression], Value] | None = getattr(
-            self, f"_ev_{type(node).__name__}", None
-        )
-        value = method(node) if method else self._ev_children(node)
+        key = (type(self), type(node))
+        method = _EV_METHODS.get(key, _UNKNOWN)
+        if method is _UNKNOWN:  # read once per (flow class, node class), not per node
+            method = _EV_METHODS[key] = getattr(type(self), f"_ev_{type(node).__name__}", None)
+        value = method(self, node) if method else self._ev_children(node)
         self._values[node] = value
         return value
 
@@ -995,6 +996,10 @@ class FunctionFlow:
 
 
 # ---- helpers ------------------------------------------------------------------------------
+
+# (flow class, node class) -> the flow's `_ev_<node class>` function, or None.
+_EV_METHODS: dict[tuple[type, type], Callable[..., Value] | None] = {}
+_UNKNOWN = object()
 
 
 def _as_view(value: Value) -> Value:
