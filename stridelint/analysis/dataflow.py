@@ -27,6 +27,7 @@ from stridelint.analysis.literals import literal_int
 from stridelint.analysis.names import dotted
 from stridelint.analysis.node_evidence import NodeEvidence
 from stridelint.analysis.purity import writes_in_place
+from stridelint.analysis.scopes import function_scope
 from stridelint.analysis.strides import is_stride_call
 from stridelint.analysis.tree import children, descendants
 from stridelint.analysis.values import (
@@ -221,9 +222,9 @@ class FunctionFlow:
             test, truth = test.expression, not truth
         if not isinstance(test, cst.Name) or test.value not in self._parameter_names:
             return None  # no parameter: no flag, and no scope table built to say so
-        if test.value in self._surely_flags or test.value in self._flag_parameters:
-            return test.value, truth
-        return None
+        if test.value not in self._flag_parameters:
+            return None
+        return test.value, truth
 
     @cached_property
     def _parameter_names(self) -> frozenset[str]:
@@ -232,33 +233,14 @@ class FunctionFlow:
         return frozenset(p.name.value for p in param_evidence.parameters(self.func))
 
     @cached_property
-    def _surely_flags(self) -> frozenset[str]:
-        """Flag parameters shown without the module's scope table: named once among the
-        parameters, and bound by no statement of the body, nested scopes included (a
-        superset of what the table gives the function's scope: tree.assigned_names, which
-        leaves out imports and match captures, so a body with either is left to it)."""
-        func = self.func
-        if not isinstance(func, cst.FunctionDef):
-            return frozenset()
-        if _imports_or_matches(func.body):
-            return frozenset()
-        params = func.params
-        star = [params.star_arg] if isinstance(params.star_arg, cst.Param) else []
-        kwarg = [params.star_kwarg] if params.star_kwarg is not None else []
-        every = [p.name.value for p in (*params.posonly_params, *params.params, *star,
-                                        *params.kwonly_params, *kwarg)]  # fmt: skip
-        bound = self.facts.bound_names(func.body)
-        return frozenset(
-            name for name in self._parameter_names if every.count(name) == 1 and name not in bound
-        )
-
-    @cached_property
     def _flag_parameters(self) -> frozenset[str]:
         """Parameters bound nowhere else in the function (their truth never changes)."""
         names = self._parameter_names
         if not names:
             return frozenset()
-        scope = self.facts.scopes.scope_of_function(self.func)
+        scope = function_scope(self.func)
+        if names & (scope.global_names | scope.nonlocal_names):
+            scope = self.facts.scopes.scope_of_function(self.func)
         return frozenset(
             name for name in names
             if [b.kind for b in scope.bindings.get(name, [])] == ["param"]
@@ -1027,19 +1009,6 @@ _INDEX_NAME = re.compile(
 # A name that holds a boolean mask (`valid`, `keep`, `attn_mask`, `is_pad`): `x[valid]` gathers
 # the kept elements into a fresh dense tensor (semantics §1.1), it is no view.
 _MASK_NAME = re.compile(r"(?:^|_)(?:mask|masks|valid|keep|kept|inside|selected)$|^is_")
-
-
-def _imports_or_matches(body: cst.BaseSuite) -> bool:
-    """Whether an `import` or a `match` statement is in body, nested ones included (the
-    statements alone are walked, never an expression: no statement is inside one)."""
-    pending: list[cst.CSTNode] = [body]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, (cst.Import, cst.ImportFrom, cst.Match)):
-            return True
-        if not isinstance(node, (cst.BaseExpression, cst.BaseSmallStatement)):
-            pending.extend(children(node))
-    return False
 
 
 def _names_index_metadata(name: str | None) -> bool:

@@ -237,6 +237,15 @@ class Scopes:
                     owner.bindings.setdefault(name, []).extend(scope.bindings.pop(name))
 
 
+def function_scope(func: cst.FunctionDef) -> Scope:
+    """The scope of func's body from a table of func alone (a walk of the function, not of
+    its module). Its bindings of every name func does not itself declare `global` or
+    `nonlocal` are those the module's table gives it: they come from func's code, and a
+    nested `nonlocal` of such a name resolves to func or inside it. For a declared name,
+    where the binding goes depends on the scopes around func: ask the module's table."""
+    return Scopes(cst.Module(body=[func])).scope_of_function(func)
+
+
 def _below(scope: Scope) -> Iterator[Scope]:
     stack = [scope]
     while stack:
