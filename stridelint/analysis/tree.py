@@ -119,24 +119,28 @@ def descendants(node: cst.CSTNode, kind: type[Node]) -> Iterator[Node]:
     return (n for n in walk(node) if isinstance(n, kind))
 
 
+# The field that holds what a binding node binds. Dispatch is on the exact class: LibCST's
+# node classes have no subclasses, and isinstance on them goes through ABCMeta (per node).
+_TARGET_FIELD = {
+    cst.AssignTarget: "target", cst.AugAssign: "target", cst.AnnAssign: "target",
+    cst.NamedExpr: "target", cst.For: "target", cst.CompFor: "target", cst.Del: "target",
+    cst.AsName: "name",
+}  # fmt: skip
+_NAME_TARGETS = (cst.Name, cst.Tuple, cst.List, cst.StarredElement)
+
+
 def assigned_names(statement: cst.CSTNode) -> set[str]:
     """Names a statement (and anything nested in it) may bind."""
     names: set[str] = set()
     for node in walk(statement):
-        targets: list[cst.CSTNode] = []
-        if isinstance(node, cst.AssignTarget):
-            targets = [node.target]
-        elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr, cst.For, cst.CompFor)):
-            targets = [node.target]
-        elif isinstance(node, cst.AsName):
-            targets = [node.name]
-        elif isinstance(node, cst.Del):
-            targets = [node.target]
-        for target in targets:
-            if isinstance(target, (cst.Name, cst.Tuple, cst.List, cst.StarredElement)):
+        kind = type(node)
+        field = _TARGET_FIELD.get(kind)
+        if field is not None:
+            target = getattr(node, field)
+            if isinstance(target, _NAME_TARGETS):
                 names |= {n.value for n in descendants(target, cst.Name)}
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+        elif kind is cst.FunctionDef or kind is cst.ClassDef:
             names.add(node.name.value)
-        if isinstance(node, (cst.Global, cst.Nonlocal)):
+        elif kind is cst.Global or kind is cst.Nonlocal:
             names |= {item.name.value for item in node.names}
     return names
