@@ -33,7 +33,7 @@ from stridelint.analysis.scopes import Scopes
 from stridelint.analysis.stride_text import reads_stride_attribute
 from stridelint.analysis.reference_names import names_a_reference
 from stridelint.analysis.strides import StrideHelper, stride_helper
-from stridelint.analysis.tree import assigned_names, children, parent_map
+from stridelint.analysis.tree import ParentMap, assigned_names, children
 from stridelint.analysis.values import Broadcast, KernelHandle, Scalar, State, Value
 from stridelint.analysis.node_evidence import NodeEvidence
 from stridelint.findings import Evidence, Position
@@ -108,9 +108,9 @@ class ModuleFacts:
         return self.source.text[start:end]
 
     @cached_property
-    def parents(self) -> dict[cst.CSTNode, cst.CSTNode]:
+    def parents(self) -> ParentMap:
         """Child -> parent, for the fixes that walk up from a node (computed on demand)."""
-        return parent_map(self.module)
+        return ParentMap(self.module)
 
     def snippet(self, node: cst.CSTNode, limit: int = 48) -> str:
         start, end = self.span(node)
