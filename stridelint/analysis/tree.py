@@ -176,8 +176,12 @@ def _parents(root: cst.CSTNode, skip: frozenset[type]) -> dict[cst.CSTNode, cst.
 
 
 def descendants(node: cst.CSTNode, kind: type[Node]) -> Iterator[Node]:
-    """The nodes of one kind below (and including) node, in source order."""
-    return (n for n in walk(node) if isinstance(n, kind))
+    """The nodes of one kind below (and including) node, in source order. A class with no
+    subclasses (every concrete LibCST node) is matched by `type(n) is kind`: isinstance on a
+    LibCST class goes through ABCMeta, per node."""
+    if kind.__subclasses__():
+        return (n for n in walk(node) if isinstance(n, kind))
+    return (n for n in walk(node) if type(n) is kind)  # type: ignore[misc]
 
 
 # The field that holds what a binding node binds. Dispatch is on the exact class: LibCST's

@@ -117,3 +117,12 @@ def test_the_lazy_parent_map_answers_as_parent_map_about_every_node():
     assert lazy._whole is not None
     assert list(tree.ParentMap(module)) == list(whole) and len(lazy) == len(whole)
     assert all(lazy[n] is p for n, p in whole.items())
+
+
+def test_descendants_of_a_class_are_its_instances_whether_it_has_subclasses_or_not():
+    module = cst.parse_module(_SYNTAX)
+    for kind in (cst.Name, cst.Call, cst.BaseExpression, cst.BaseCompoundStatement):
+        expected = [n for n in tree.walk(module) if isinstance(n, kind)]
+        got = list(tree.descendants(module, kind))
+        assert expected and len(got) == len(expected)
+        assert all(a is b for a, b in zip(got, expected)), kind.__name__
