@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from stridelint.analysis.tree import assigned_names, walk
+from stridelint.analysis.tree import walk
 
 if TYPE_CHECKING:
     from stridelint.analysis.dataflow import FunctionFlow
@@ -60,7 +60,7 @@ def reaching_assignment(
         siblings = list(block.body)
         index = next(i for i, s in enumerate(siblings) if s is node)
         for earlier in reversed(siblings[:index]):
-            if name.value in assigned_names(earlier):
+            if name.value in facts.bound_names(earlier):
                 assign = simple_assignment(earlier, name.value)
                 return (assign, earlier, between) if assign is not None else None
             between.append(earlier)

@@ -27,8 +27,9 @@ from stridelint.analysis.literals import OTHER, RANGE, index_kind, literal_int
 from stridelint.analysis.names import dotted
 from stridelint.analysis.node_evidence import NodeEvidence
 from stridelint.analysis.purity import writes_in_place
+from stridelint.analysis.scopes import function_scope
 from stridelint.analysis.strides import is_stride_call
-from stridelint.analysis.tree import descendants
+from stridelint.analysis.tree import children, descendants
 from stridelint.analysis.values import (
     Broadcast,
     Dense,
@@ -220,17 +221,27 @@ class FunctionFlow:
         truth = True
         while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             test, truth = test.expression, not truth
-        if not isinstance(test, cst.Name) or test.value not in self._flag_parameters:
+        if not isinstance(test, cst.Name) or test.value not in self._parameter_names:
+            return None  # no parameter: no flag, and no scope table built to say so
+        if test.value not in self._flag_parameters:
             return None
         return test.value, truth
 
     @cached_property
-    def _flag_parameters(self) -> frozenset[str]:
-        """Parameters bound nowhere else in the function (their truth never changes)."""
+    def _parameter_names(self) -> frozenset[str]:
         if not isinstance(self.func, cst.FunctionDef):
             return frozenset()  # the module's own flow, a lambda's
-        names = {p.name.value for p in param_evidence.parameters(self.func)}
-        scope = self.facts.scopes.scope_of_function(self.func)
+        return frozenset(p.name.value for p in param_evidence.parameters(self.func))
+
+    @cached_property
+    def _flag_parameters(self) -> frozenset[str]:
+        """Parameters bound nowhere else in the function (their truth never changes)."""
+        names = self._parameter_names
+        if not names:
+            return frozenset()
+        scope = function_scope(self.func)
+        if names & (scope.global_names | scope.nonlocal_names):
+            scope = self.facts.scopes.scope_of_function(self.func)
         return frozenset(
             name for name in names
             if [b.kind for b in scope.bindings.get(name, [])] == ["param"]
@@ -326,7 +337,7 @@ class FunctionFlow:
         elif isinstance(small, cst.Del):
             self._delete(small.target)
         elif isinstance(small, (cst.Assert, cst.Raise)):
-            for child in small.children:
+            for child in children(small):
                 if isinstance(child, cst.BaseExpression):
                     self.ev(child)
         elif isinstance(small, (cst.Import, cst.ImportFrom)):
@@ -443,15 +454,16 @@ class FunctionFlow:
     # ---- expressions ------------------------------------------------------------------
 
     def ev(self, node: cst.BaseExpression) -> Value:
-        method: Callable[[cst.BaseExpression], Value] | None = getattr(
-            self, f"_ev_{type(node).__name__}", None
-        )
-        value = method(node) if method else self._ev_children(node)
+        key = (type(self), type(node))
+        method = _EV_METHODS.get(key, _UNKNOWN)
+        if method is _UNKNOWN:  # read once per (flow class, node class), not per node
+            method = _EV_METHODS[key] = getattr(type(self), f"_ev_{type(node).__name__}", None)
+        value = method(self, node) if method else self._ev_children(node)
         self._values[node] = value
         return value
 
     def _ev_children(self, node: cst.CSTNode) -> Value:
-        for child in node.children:
+        for child in children(node):
             if isinstance(child, cst.BaseExpression):
                 self.ev(child)
             elif not isinstance(child, (cst.BaseSuite, cst.BaseStatement)):
@@ -987,6 +999,10 @@ class FunctionFlow:
 
 
 # ---- helpers ------------------------------------------------------------------------------
+
+# (flow class, node class) -> the flow's `_ev_<node class>` function, or None.
+_EV_METHODS: dict[tuple[type, type], Callable[..., Value] | None] = {}
+_UNKNOWN = object()
 
 
 def _as_view(value: Value) -> Value:

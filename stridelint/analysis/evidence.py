@@ -134,6 +134,8 @@ def annotation_evidence(
 ) -> Evidence | None:
     """A jaxtyping shape with a `#` dim (`Bool[Tensor, "#b n"]`, `"*#batch n"`), also inside
     a string annotation (`"Bool[Tensor, '#b n']"`): the dim may be broadcast (semantics §5)."""
+    if dotted(annotation.annotation) is not None:
+        return None  # `Tensor`, `torch.Tensor`: names alone, no string to walk to
     for string in descendants(annotation, cst.SimpleString):
         value = string.evaluated_value
         if isinstance(value, str) and _BROADCAST_DIM.search(value):

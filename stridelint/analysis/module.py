@@ -33,7 +33,7 @@ from stridelint.analysis.scopes import Scopes
 from stridelint.analysis.stride_text import reads_stride_attribute
 from stridelint.analysis.reference_names import names_a_reference
 from stridelint.analysis.strides import StrideHelper, stride_helper
-from stridelint.analysis.tree import assigned_names, children, parent_map
+from stridelint.analysis.tree import ParentMap, assigned_names, children
 from stridelint.analysis.values import Broadcast, KernelHandle, Scalar, State, Value
 from stridelint.analysis.node_evidence import NodeEvidence
 from stridelint.findings import Evidence, Position
@@ -78,7 +78,7 @@ class ModuleFacts:
         # function -> parameter -> the dtype every broadcast its callers pass it is shown to
         # have (`A.float()` of an A the caller made float32 is no copy); filled by `flows`.
         self.parameter_dtypes: dict[str, dict[str, str]] = {}
-        self._bound_names: dict[cst.FunctionDef, set[str]] = {}
+        self._bound_names: dict[cst.CSTNode, frozenset[str]] = {}
 
     # ---- positions and text -----------------------------------------------------------
 
@@ -108,9 +108,9 @@ class ModuleFacts:
         return self.source.text[start:end]
 
     @cached_property
-    def parents(self) -> dict[cst.CSTNode, cst.CSTNode]:
+    def parents(self) -> ParentMap:
         """Child -> parent, for the fixes that walk up from a node (computed on demand)."""
-        return parent_map(self.module)
+        return ParentMap(self.module)
 
     def snippet(self, node: cst.CSTNode, limit: int = 48) -> str:
         start, end = self.span(node)
@@ -386,12 +386,15 @@ class ModuleFacts:
         dtype = self.parameter_dtypes.get(current.name.value, {}).get(name.value)
         if dtype is None or self.top_functions.get(current.name.value) is not current:
             return None
-        return None if name.value in self._bound_in(current) else dtype
+        return None if name.value in self.bound_names(current.body) else dtype
 
-    def _bound_in(self, func: cst.FunctionDef) -> set[str]:
-        bound = self._bound_names.get(func)
+    def bound_names(self, node: cst.CSTNode) -> frozenset[str]:
+        """tree.assigned_names of a node of this module, remembered: the trees never change,
+        and finding the assignment a load reads asks it of each earlier statement of each
+        enclosing block, per load."""
+        bound = self._bound_names.get(node)
         if bound is None:
-            bound = self._bound_names[func] = assigned_names(func.body)
+            bound = self._bound_names[node] = frozenset(assigned_names(node))
         return bound
 
     def _return_summaries(self, flows: dict[cst.CSTNode, FunctionFlow]) -> dict[str, Broadcast]:

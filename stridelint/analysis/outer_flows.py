@@ -122,7 +122,7 @@ def function_globals(
         return {}
     scopes = facts.scopes
     inner = scopes.scope_of_function(func)
-    local = assigned_names(func.body) | {n.value for n in descendants(func.params, cst.Name)}
+    local = facts.bound_names(func.body) | {n.value for n in descendants(func.params, cst.Name)}
     return {
         name: value for name, value in globals_.items()
         if name not in local and scopes.lookup(inner, name) is scopes.module

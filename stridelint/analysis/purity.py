@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from stridelint.analysis import torch_ops
-from stridelint.analysis.tree import assigned_names, walk
+from stridelint.analysis.tree import walk
 
 if TYPE_CHECKING:
     from stridelint.analysis.module import ModuleFacts
@@ -94,7 +94,7 @@ def is_view_expression(facts: ModuleFacts, node: cst.CSTNode) -> bool:
 
 def may_change(facts: ModuleFacts, statement: cst.CSTNode, names: set[str]) -> bool:
     """Whether statement may rebind one of names or write into what one of them holds."""
-    if assigned_names(statement) & names:
+    if facts.bound_names(statement) & names:
         return True
     for node in walk(statement):
         if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.Del)):

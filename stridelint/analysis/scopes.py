@@ -16,8 +16,9 @@ from typing import Callable, Iterable, Iterator
 import libcst as cst
 
 from stridelint.analysis.names import dotted
+from stridelint.analysis.tree import children
 
-_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+_COMPREHENSION_KINDS = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
 # Built-ins that introspect or change a scope by name: a fix cannot see what they touch.
 _DYNAMIC_BUILTINS = frozenset({"locals", "vars", "eval", "exec"})
 
@@ -236,6 +237,15 @@ class Scopes:
                     owner.bindings.setdefault(name, []).extend(scope.bindings.pop(name))
 
 
+def function_scope(func: cst.FunctionDef) -> Scope:
+    """The scope of func's body from a table of func alone (a walk of the function, not of
+    its module). Its bindings of every name func does not itself declare `global` or
+    `nonlocal` are those the module's table gives it: they come from func's code, and a
+    nested `nonlocal` of such a name resolves to func or inside it. For a declared name,
+    where the binding goes depends on the scopes around func: ask the module's table."""
+    return Scopes(cst.Module(body=[func])).scope_of_function(func)
+
+
 def _below(scope: Scope) -> Iterator[Scope]:
     stack = [scope]
     while stack:
@@ -433,35 +443,39 @@ class _Builder:
     # -- expressions --
 
     def _expr(self, node: cst.CSTNode, scope: Scope) -> None:
+        # The hottest loop of the table: dispatch on the exact class (LibCST's node classes
+        # have no subclasses; isinstance on them goes through ABCMeta) and read children
+        # through tree.children (LibCST's `children` rebuilds the node).
+        scope_of = self.scopes._scope_of
+        statement_of = self.scopes._statement_of
         stack: list[tuple[cst.CSTNode, Scope]] = [(node, scope)]
         while stack:
             current, where = stack.pop()
-            self.scopes._scope_of[current] = where
-            self.scopes._statement_of.setdefault(current, self.statement)
-            if isinstance(current, cst.Name):
+            scope_of[current] = where
+            statement_of.setdefault(current, self.statement)
+            kind = type(current)
+            if kind is cst.Name:
                 self._load(current, where)
-            elif isinstance(current, cst.Attribute):
+            elif kind is cst.Attribute or kind is cst.Arg:
                 stack.append((current.value, where))
-            elif isinstance(current, cst.Arg):
-                stack.append((current.value, where))
-            elif isinstance(current, cst.Lambda):
+            elif kind is cst.Lambda:
                 self._parameters_outside(current.params, where)
                 inner = self._new_scope(current, "lambda", where)
                 self._parameters_inside(current.params, inner, self.statement)
-                self.scopes._scope_of[current] = where
+                scope_of[current] = where
                 stack.append((current.body, inner))
-            elif isinstance(current, _COMPREHENSIONS):
+            elif kind in _COMPREHENSION_KINDS:
                 self._comprehension(current, where)
-            elif isinstance(current, cst.NamedExpr):
+            elif kind is cst.NamedExpr:
                 stack.append((current.value, where))
                 target_scope = where
                 while target_scope.kind == "comprehension" and target_scope.parent is not None:
                     target_scope = target_scope.parent
                 if isinstance(current.target, cst.Name):
-                    self.scopes._scope_of[current.target] = where
+                    scope_of[current.target] = where
                     self._bind(current.target.value, target_scope, "walrus", current.target)
             else:
-                stack.extend((child, where) for child in reversed(current.children))
+                stack.extend((child, where) for child in reversed(children(current)))
 
     def _comprehension(self, node: cst.CSTNode, scope: Scope) -> None:
         first = node.for_in

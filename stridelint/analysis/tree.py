@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Mapping
 from typing import Iterator, Sequence, TypeVar
 
 import libcst as cst
@@ -83,39 +84,128 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 
 def parent_map(root: cst.CSTNode) -> dict[cst.CSTNode, cst.CSTNode]:
     """Child -> parent for every node under `root`."""
+    return _parents(root, frozenset())
+
+
+# Whitespace, comments and punctuation: more than half of a module's nodes, and no analysis
+# asks for their parents (ParentMap leaves them out until something does).
+_LAYOUT = frozenset({
+    cst.SimpleWhitespace, cst.ParenthesizedWhitespace, cst.TrailingWhitespace, cst.EmptyLine,
+    cst.Comment, cst.Newline, cst.Comma, cst.Dot, cst.Colon, cst.Semicolon, cst.AssignEqual,
+    cst.LeftParen, cst.RightParen, cst.LeftSquareBracket, cst.RightSquareBracket,
+    cst.LeftCurlyBrace, cst.RightCurlyBrace,
+})  # fmt: skip
+
+
+class ParentMap(Mapping[cst.CSTNode, cst.CSTNode]):
+    """parent_map(root) as a mapping, built without the _LAYOUT nodes and what is below them:
+    a module's map answers some fifty questions (on transformers' models), all about code.
+    A question about a node it left out (or a look at every key) builds the whole map once
+    and answers from it, so every answer is parent_map's."""
+
+    def __init__(self, root: cst.CSTNode) -> None:
+        self._root = root
+        self._code = _parents(root, _LAYOUT)
+        self._whole: dict[cst.CSTNode, cst.CSTNode] | None = None
+
+    def _every(self) -> dict[cst.CSTNode, cst.CSTNode]:
+        if self._whole is None:
+            self._whole = parent_map(self._root)
+        return self._whole
+
+    def get(self, node, default=None):  # type: ignore[override]
+        found = self._code.get(node)
+        if found is not None:
+            return found
+        if node is None or node is self._root:  # never keys: no need for the whole map
+            return default
+        return self._every().get(node, default)
+
+    def __getitem__(self, node: cst.CSTNode) -> cst.CSTNode:
+        found = self._code.get(node)
+        return found if found is not None else self._every()[node]
+
+    def __contains__(self, node: object) -> bool:
+        if node in self._code:
+            return True
+        return node is not None and node is not self._root and node in self._every()
+
+    def __iter__(self) -> Iterator[cst.CSTNode]:
+        return iter(self._every())
+
+    def __len__(self) -> int:
+        return len(self._every())
+
+
+def _parents(root: cst.CSTNode, skip: frozenset[type]) -> dict[cst.CSTNode, cst.CSTNode]:
+    """Child -> parent under `root`, leaving out nodes of the `skip` classes and what is below
+    them. `children` inlined: the map visits every node of a module, and the calls per node
+    were half its cost."""
     parents: dict[cst.CSTNode, cst.CSTNode] = {}
     stack: list[cst.CSTNode] = [root]
+    pop, push = stack.pop, stack.append
     while stack:
-        node = stack.pop()
-        for child in children(node):
-            parents[child] = node
-            stack.append(child)
+        node = pop()
+        order = _FIELD_ORDER.get(type(node))
+        if order is None:
+            order = _learn_order(node)
+        if order is _LIBCST:
+            for child in node.children:
+                if type(child) not in skip:
+                    parents[child] = node
+                    push(child)
+            continue
+        for name in order:  # type: ignore[attr-defined]
+            value = getattr(node, name)
+            kind = type(value)
+            if kind is tuple or kind is list:
+                for item in value:
+                    item_kind = type(item)
+                    if item_kind in skip:
+                        continue
+                    known = _IS_NODE.get(item_kind)
+                    if known or known is None and _is_node(item_kind):
+                        parents[item] = node
+                        push(item)
+            elif kind not in skip:
+                known = _IS_NODE.get(kind)
+                if known or known is None and _is_node(kind):
+                    parents[value] = node
+                    push(value)
     return parents
 
 
 def descendants(node: cst.CSTNode, kind: type[Node]) -> Iterator[Node]:
-    """The nodes of one kind below (and including) node, in source order."""
-    return (n for n in walk(node) if isinstance(n, kind))
+    """The nodes of one kind below (and including) node, in source order. A class with no
+    subclasses (every concrete LibCST node) is matched by `type(n) is kind`: isinstance on a
+    LibCST class goes through ABCMeta, per node."""
+    if kind.__subclasses__():
+        return (n for n in walk(node) if isinstance(n, kind))
+    return (n for n in walk(node) if type(n) is kind)  # type: ignore[misc]
+
+
+# The field that holds what a binding node binds. Dispatch is on the exact class: LibCST's
+# node classes have no subclasses, and isinstance on them goes through ABCMeta (per node).
+_TARGET_FIELD = {
+    cst.AssignTarget: "target", cst.AugAssign: "target", cst.AnnAssign: "target",
+    cst.NamedExpr: "target", cst.For: "target", cst.CompFor: "target", cst.Del: "target",
+    cst.AsName: "name",
+}  # fmt: skip
+_NAME_TARGETS = (cst.Name, cst.Tuple, cst.List, cst.StarredElement)
 
 
 def assigned_names(statement: cst.CSTNode) -> set[str]:
     """Names a statement (and anything nested in it) may bind."""
     names: set[str] = set()
     for node in walk(statement):
-        targets: list[cst.CSTNode] = []
-        if isinstance(node, cst.AssignTarget):
-            targets = [node.target]
-        elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr, cst.For, cst.CompFor)):
-            targets = [node.target]
-        elif isinstance(node, cst.AsName):
-            targets = [node.name]
-        elif isinstance(node, cst.Del):
-            targets = [node.target]
-        for target in targets:
-            if isinstance(target, (cst.Name, cst.Tuple, cst.List, cst.StarredElement)):
+        kind = type(node)
+        field = _TARGET_FIELD.get(kind)
+        if field is not None:
+            target = getattr(node, field)
+            if isinstance(target, _NAME_TARGETS):
                 names |= {n.value for n in descendants(target, cst.Name)}
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+        elif kind is cst.FunctionDef or kind is cst.ClassDef:
             names.add(node.name.value)
-        if isinstance(node, (cst.Global, cst.Nonlocal)):
+        elif kind is cst.Global or kind is cst.Nonlocal:
             names |= {item.name.value for item in node.names}
     return names

@@ -295,11 +295,26 @@ def test_only_a_test_of_the_same_flag_refines_what_its_branch_made(test, broadca
 
 
 @pytest.mark.parametrize(
-    "between", ["flag = not flag\n", "y = x.expand(2, 8)\n", "for flag in n:\n    pass\n"]
+    "between",
+    [
+        "flag = not flag\n",
+        "y = x.expand(2, 8)\n",
+        "for flag in n:\n    pass\n",
+        "import flag\n",
+        "if n: from m import flag\n",
+        "match n:\n    case flag:\n        pass\n",
+        "def g():\n    nonlocal flag\n    flag = 1\n",
+    ],
 )
 def test_a_rebound_flag_or_name_forgets_the_branch(between):
     body = f"y = x.expand(4, 8)\nif flag:\n    y = y.clone()\n{between}if flag:\n    return y\nreturn None\n"
     assert isinstance(_value_after_first_return(body), Broadcast)
+
+
+def test_a_nested_scope_binding_its_own_flag_keeps_the_branch():
+    between = "def g():\n    flag = 1\n"
+    body = f"y = x.expand(4, 8)\nif flag:\n    y = y.clone()\n{between}if flag:\n    return y\nreturn None\n"
+    assert not isinstance(_value_after_first_return(body), Broadcast)
 
 
 def _value_after_first_return(body: str):

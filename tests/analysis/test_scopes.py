@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from stridelint.analysis.scopes import NameAllocator, Scopes
+from stridelint.analysis.scopes import NameAllocator, Scopes, function_scope
 from tests.analysis.parsed import facts_of, node
 
 
@@ -96,6 +96,39 @@ def test_global_and_nonlocal_bindings_belong_to_their_owner():
     assert len(outer.bindings["x"]) == 2  # its own and inner's
     assert "G" in scopes.module.bindings
     assert scopes.declared_elsewhere(outer, "x")
+
+
+def test_a_function_alone_binds_what_the_module_table_binds_in_it():
+    facts, scopes = _scopes(
+        """
+        x = 0
+
+        class C:
+            def method(self, flag, n):
+                y = [z := i for i in n]
+
+                def inner():
+                    nonlocal flag, y
+                    flag = y = 1
+
+                def other():
+                    global x
+                    x = 2
+
+                import os
+                match n:
+                    case [w]:
+                        pass
+                del z
+                return lambda flag: flag
+        """
+    )
+    method = next(f for f in facts.functions if f.name.value == "method")
+    whole, alone = scopes.scope_of_function(method), function_scope(method)
+    kinds = {name: [b.kind for b in found] for name, found in whole.bindings.items()}
+    assert {name: [b.kind for b in found] for name, found in alone.bindings.items()} == kinds
+    assert kinds["flag"] == ["param", "assign"] and kinds["z"] == ["walrus", "del"]
+    assert "x" not in kinds and "w" in kinds and "os" in kinds
 
 
 def test_loads_inside_fstrings_lambdas_and_nested_functions_count():

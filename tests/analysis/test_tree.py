@@ -90,3 +90,39 @@ def test_walk_is_in_source_order():
     module = cst.parse_module("def f(a):\n    return g(a) + h(b)\n")
     names = [n.value for n in tree.descendants(module, cst.Name)]
     assert names == ["f", "a", "g", "a", "h", "b"]
+
+
+def test_parent_map_is_libcsts_parent_of_every_node():
+    module = cst.parse_module(_SYNTAX)
+    parents = tree.parent_map(module)
+    stack = [module]
+    while stack:
+        node = stack.pop()
+        for child in node.children:
+            assert parents[child] is node
+            stack.append(child)
+    assert module not in parents
+
+
+def test_the_lazy_parent_map_answers_as_parent_map_about_every_node():
+    module = cst.parse_module(_SYNTAX)
+    whole = tree.parent_map(module)
+    lazy = tree.ParentMap(module)
+    code = [n for n in whole if type(n) not in tree._LAYOUT]
+    assert all(lazy.get(n) is whole[n] and lazy[n] is whole[n] and n in lazy for n in code)
+    assert lazy.get(module) is None and module not in lazy and lazy.get(None, 1) == 1
+    assert lazy._whole is None  # questions about code never built the whole map
+    comma = next(n for n in whole if isinstance(n, cst.Comma))
+    assert lazy.get(comma) is whole[comma]  # a left-out node: the whole map answers
+    assert lazy._whole is not None
+    assert list(tree.ParentMap(module)) == list(whole) and len(lazy) == len(whole)
+    assert all(lazy[n] is p for n, p in whole.items())
+
+
+def test_descendants_of_a_class_are_its_instances_whether_it_has_subclasses_or_not():
+    module = cst.parse_module(_SYNTAX)
+    for kind in (cst.Name, cst.Call, cst.BaseExpression, cst.BaseCompoundStatement):
+        expected = [n for n in tree.walk(module) if isinstance(n, kind)]
+        got = list(tree.descendants(module, kind))
+        assert expected and len(got) == len(expected)
+        assert all(a is b for a, b in zip(got, expected)), kind.__name__
