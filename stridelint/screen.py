@@ -547,10 +547,11 @@ def _keeps_every_size(call: ast.Call) -> bool:
 
 def _literal_int(node: ast.expr) -> int | None:
     """`literals.literal_int` on the interpreter's tree: `3` or `-1`, else None."""
-    if type(node) is ast.UnaryOp and type(node.op) is ast.USub:
-        inner = _literal_int(node.operand)
-        return -inner if inner is not None and type(node.operand) is ast.Constant else None
-    return node.value if type(node) is ast.Constant and type(node.value) is int else None
+    negated = type(node) is ast.UnaryOp and type(node.op) is ast.USub  # type: ignore[attr-defined]
+    literal = node.operand if negated else node  # type: ignore[attr-defined]
+    if type(literal) is not ast.Constant or type(literal.value) is not int:  # not a bool
+        return None
+    return -literal.value if negated else literal.value
 
 
 def _docstring_seed(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool | None:
