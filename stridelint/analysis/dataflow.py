@@ -394,11 +394,11 @@ class FunctionFlow:
         """Whether the outputs bound to `target` are a whole group (`Group`): one name for
         each, and no input that was broadcast already (its stride-0 dims may be the others'
         too, so an op over all outputs can still repeat values)."""
-        if any(isinstance(e, cst.StarredElement) for e in target.elements):
+        if any(isinstance(e, cst.StarredElement) for e in target.elements) or any(
+            arg.star for arg in call.args
+        ):
             return False
-        return not any(
-            isinstance(self._values.get(arg.value), Broadcast) for arg in call.args if not arg.star
-        ) and not any(arg.star for arg in call.args)
+        return not any(isinstance(self._values.get(arg.value), Broadcast) for arg in call.args)
 
     def _joins_positions(self, call: cst.Call) -> bool:
         """`torch.cat([grid_x[..., None], grid_y[..., None]], -1)`: a join of coordinate grids
