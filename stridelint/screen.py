@@ -531,7 +531,7 @@ def _has_literal_zero_stride(call: ast.Call, position: int) -> bool:
 def _is_zero(element: ast.expr) -> bool:
     """An element that is the integer literal 0 (LibCST's `Integer`; a starred one too)."""
     value = element.value if type(element) is ast.Starred else element  # type: ignore[attr-defined]
-    return type(value) is ast.Constant and type(value.value) is int and value.value == 0
+    return type(value) is ast.Constant and _literal_int(value) == 0  # not `-0`, as LibCST
 
 
 def _keeps_every_size(call: ast.Call) -> bool:

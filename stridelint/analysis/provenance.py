@@ -170,10 +170,9 @@ def expanded_dims(
     inserted: set[int] = set()
     source = _shaping_source(facts, call.func.value, call)
     if isinstance(source, cst.Subscript):
-        kinds = [index_kind(e.slice) for e in source.slice]
-        if OTHER in kinds or RANGE in kinds:
+        placed = _placed_kinds(source)
+        if placed is None:
             return ExpandedDims(tuple(sizes), frozenset(), frozenset(kept), frozenset(unit), facts)
-        placed = [k for k in kinds if k != INTEGER]  # an integer index removes a source dim
         if ELLIPSIS in placed:
             cut = placed.index(ELLIPSIS)
             before, after = placed[:cut], placed[cut + 1 :]
@@ -214,6 +213,16 @@ def expanded_dims(
         # `row.expand(n, -1)`: the expand broadcasts something, and only dim 0 can be it
         dims = ExpandedDims(dims.nodes, dims.candidates, dims.kept, dims.unit, facts)
     return dims
+
+
+def _placed_kinds(source: cst.Subscript) -> list[str] | None:
+    """The kinds of the entries of `source` that place a dim, in order (an integer index
+    removes a source dim); None when an entry's effect on the dims is not spelled out (a
+    bounded slice, a name)."""
+    kinds = [index_kind(e.slice) for e in source.slice]
+    if OTHER in kinds or RANGE in kinds:
+        return None
+    return [k for k in kinds if k != INTEGER]
 
 
 def _shaping_source(
@@ -323,10 +332,9 @@ def _inserted_before_expand_as(
     source = _shaping_source(facts, call.func.value, call)
     inserted: frozenset[int] = frozenset()
     if isinstance(source, cst.Subscript):
-        kinds = [index_kind(e.slice) for e in source.slice]
-        if OTHER in kinds or RANGE in kinds or ELLIPSIS in kinds:
+        placed = _placed_kinds(source)
+        if placed is None or ELLIPSIS in placed:
             return None
-        placed = [k for k in kinds if k != INTEGER]  # an integer index removes a source dim
         inserted = frozenset(i for i, kind in enumerate(placed) if kind == NEW_DIM)
     elif (
         isinstance(source, cst.Call)
