@@ -98,12 +98,13 @@ REUSE_WARPS = 4
 REUSE_UNROLL = 2
 # A mask of at most SMALL_MASK_BYTES (physical storage) stays in cache, so sharing its loads buys
 # little: those rows take SMALL_MASK_ROWS x SMALL_MASK_TILE // SMALL_MASK_ROWS tiles, SMALL_MASK_WARPS
-# warps, SMALL_MASK_UNROLL a step. 2 x 4096, 8 warps, one a step: 4x8192x8192 under a (4, 1, 8192)
-# mask 131 µs instead of 132-135 (sizes compiled in); at 8192x4x8192 (a 64 MiB mask) equal, at
-# 65536x4x8192 (512 MiB) 10% slower and erratic (tile_sweep_s8), so larger masks keep 4 x 1024.
+# warps, SMALL_MASK_UNROLL a step. 1 x 2048, 8 warps, one a step: 4x8192x8192 under a (4, 1, 8192)
+# mask 127-128 µs (2 x 4096: 128-130; the shared-mask 4 x 1024: 132-135; sizes compiled in;
+# tile_sweep_s8, s9); at 8192x4x8192 (a 64 MiB mask) equal, at 65536x4x8192 (512 MiB) 10% slower
+# and erratic (tile_sweep_s8), so larger masks keep 4 x 1024.
 SMALL_MASK_BYTES = 2**20
-SMALL_MASK_ROWS = 2
-SMALL_MASK_TILE = 8192
+SMALL_MASK_ROWS = 1
+SMALL_MASK_TILE = 2048
 SMALL_MASK_WARPS = 8
 SMALL_MASK_UNROLL = 1
 # Column tiles (k not contiguous): a program sums ONE_ROW_COLUMNS contiguous columns, one
@@ -186,13 +187,6 @@ CONSTANT_SIZES_MIN_ELEMENTS = 2**22
 # 1% (tile_sweep_s8). Leaving out the bounds checks where the tiles cover the sizes exactly was
 # within 1% on every row and tile (removed).
 CONSTANT_ROW_SIZES = True
-# Split launches compile their sizes in too, and k_per_split (K_SPAN): each split's loop then has
-# a constant trip count; ONE_ROW_CONSTANT_SIZES: one-row column tiles as well.
-CONSTANT_SPLIT_SIZES = False
-ONE_ROW_CONSTANT_SIZES = False
-# Row tiles that read x only where a mask constant along k keeps it skip the loop where the mask
-# drops every row of the tile.
-SKIP_EMPTY_TILES = False
 # Load a mask that is constant along k once per program (else with every tile, like one that varies).
 HOIST_CONSTANT_MASK = True
 # Read x only where the mask keeps it, when the mask is constant along x's contiguous dim.
@@ -273,7 +267,7 @@ def _reduce_kernel(
     SPLIT: tl.constexpr, X_EVICTION: tl.constexpr, OPERAND_EVICTION: tl.constexpr, HOIST_MASK: tl.constexpr,
     FINISH_IN_KERNEL: tl.constexpr, WIDE_INDEX: tl.constexpr,
     MASK_SUMS: tl.constexpr, SELECT_PRODUCTS: tl.constexpr, ZERO_DROPPED_SCALE: tl.constexpr,
-    SIZE_I: tl.constexpr = 0, SIZE_K: tl.constexpr = 0, K_SPAN: tl.constexpr = 0, SKIP_EMPTY: tl.constexpr = False,
+    SIZE_I: tl.constexpr = 0, SIZE_K: tl.constexpr = 0,
 ):
     """Y[o, i] = sum over k of X[o, i, k] * Scale[o, i, k] where Mask[o, i, k] != 0.
 
@@ -284,9 +278,7 @@ def _reduce_kernel(
     Arrivals[p], zero before the launch and reset to zero by that program) adds the tile's
     partials in order of s, as ``_finalize_kernel`` would in a second launch.
     WIDE_INDEX: offsets in int64; else int32 (the host checks that every offset fits).
-    SIZE_I, SIZE_K: size_i and size_k compiled in, else 0: read at run time. K_SPAN: with SIZE_K
-    and SPLIT, k_per_split compiled in (each split's loop then has a constant trip count).
-    SKIP_EMPTY: a tile whose rows the hoisted mask (constant along k) all drops reads nothing.
+    SIZE_I, SIZE_K: size_i and size_k compiled in (unsplit launches only), else 0: read at run time.
     How the mask drops products (each result the same: dropped products add nothing, and an inf
     or NaN there never leaks): SELECT_PRODUCTS, a select on every product; MASK_SUMS (the mask is
     constant along k), a select on each sum at the end; ZERO_DROPPED_SCALE (with LOAD_ONLY_KEPT:
@@ -310,21 +302,12 @@ def _reduce_kernel(
     o = pid // i_blocks
     i = (pid % i_blocks) * BLOCK_I + tl.arange(0, BLOCK_I)
     i_ok = i < size_i
-    if SIZE_K > 0 and SPLIT:
-        k_lo = split_index * K_SPAN
-        k_hi = tl.minimum(k_lo + K_SPAN, SIZE_K)
-        loop_lo = 0  # the loop counts from the split's start: K_SPAN // (BLOCK_K * UNROLL) steps
-        loop_hi = K_SPAN
-    elif SIZE_K > 0:
+    if SIZE_K > 0:
         k_lo = 0
         k_hi = SIZE_K
-        loop_lo = k_lo
-        loop_hi = k_hi
     else:
         k_lo = split_index * k_per_split
         k_hi = tl.minimum(k_lo + k_per_split, size_k)
-        loop_lo = k_lo
-        loop_hi = k_hi
     live = (tl.zeros((1,), dtype=tl.int32) + k_lo) < k_hi  # a block: the interpreter rejects a scalar mask
     k = k_lo + tl.arange(0, BLOCK_K)
     # Values constant along k: one load per program. With PREFETCH_MASK (x's loads wait for the
@@ -335,16 +318,11 @@ def _reduce_kernel(
     if HAS_SCALE and BROADCAST_SK:
         scale_fixed = _load_operand(Scale, o, i, k, i_ok, k < k_hi, live, stride_so, stride_si, stride_sk,
                                     BROADCAST_SO, BROADCAST_SI, BROADCAST_SK, OPERAND_EVICTION).to(tl.float32)
-    if SKIP_EMPTY:  # the mask drops every row of the tile: no step to take
-        kept_any = tl.max(tl.max((mask_next != 0).to(tl.int32), axis=1), axis=0)
-        loop_hi = tl.where(kept_any > 0, loop_hi, loop_lo)
     acc = tl.zeros((BLOCK_I, BLOCK_K), dtype=tl.float32)
     # UNROLL tiles a step, unrolled: their loads are independent, so they are in flight together.
-    for k_step in range(loop_lo, loop_hi, BLOCK_K * UNROLL):
+    for k_step in range(k_lo, k_hi, BLOCK_K * UNROLL):
         for u in tl.static_range(UNROLL):
             k = k_step + u * BLOCK_K + tl.arange(0, BLOCK_K)
-            if SIZE_K > 0 and SPLIT:
-                k += k_lo
             k_ok = k < k_hi
             in_bounds = i_ok[:, None] & k_ok[None, :]
             keep = in_bounds
@@ -557,8 +535,7 @@ def _constant_sizes(x: torch.Tensor, sizes) -> bool:
     """Whether a 2-D tile for these sizes would run unsplit with its sizes compiled in."""
     size_o, size_i, _ = sizes
     return (CONSTANT_SIZES and x.numel() >= CONSTANT_SIZES_MIN_ELEMENTS
-            and (CONSTANT_SPLIT_SIZES
-                 or size_o * _cdiv(size_i, COLUMN_BLOCK_I) >= TWO_D_MIN_PROGRAMS_PER_SM * _sm_count(x.device)))
+            and size_o * _cdiv(size_i, COLUMN_BLOCK_I) >= TWO_D_MIN_PROGRAMS_PER_SM * _sm_count(x.device))
 
 
 def _plan(x: torch.Tensor, dim: int, mask: torch.Tensor | None) -> Plan:
@@ -862,7 +839,6 @@ def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
         X_EVICTION=x_eviction, OPERAND_EVICTION=OPERAND_EVICTION, HOIST_MASK=HOIST_CONSTANT_MASK,
         WIDE_INDEX=wide_index, MASK_SUMS=mask_sums, SELECT_PRODUCTS=has_mask and not (mask_sums or skip_select),
         ZERO_DROPPED_SCALE=has_scale and skip_select,
-        SKIP_EMPTY=SKIP_EMPTY_TILES and load_only_kept and mask_sums,
         # Sizes compiled in: unsplit 2-D and row tiles of large inputs (CONSTANT_SIZES).
         **_size_constants(plan, x, fast_dim != dim, (size_i, size_k)),
         num_warps=plan.num_warps, **({} if NUM_STAGES is None else {"num_stages": NUM_STAGES}),
@@ -876,11 +852,9 @@ def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
 def _size_constants(plan: Plan, x, reduced_is_slow: bool, sizes) -> dict:
     """SIZE_I and SIZE_K: the sizes for an unsplit 2-D tile (``CONSTANT_SIZES``) or row tile
     (``CONSTANT_ROW_SIZES``) of CONSTANT_SIZES_MIN_ELEMENTS or more, else 0 (read at run time)."""
-    tiles = (plan.block_k > 1 or ONE_ROW_CONSTANT_SIZES) if reduced_is_slow else CONSTANT_ROW_SIZES
-    if (CONSTANT_SIZES and tiles and (plan.splits == 1 or CONSTANT_SPLIT_SIZES)
-            and x.numel() >= CONSTANT_SIZES_MIN_ELEMENTS):
-        split = {"K_SPAN": plan.k_per_split} if plan.splits > 1 else {}
-        return {"SIZE_I": sizes[0], "SIZE_K": sizes[1], **split}
+    tiles = (plan.block_k > 1) if reduced_is_slow else CONSTANT_ROW_SIZES
+    if CONSTANT_SIZES and tiles and plan.splits == 1 and x.numel() >= CONSTANT_SIZES_MIN_ELEMENTS:
+        return {"SIZE_I": sizes[0], "SIZE_K": sizes[1]}
     return {"SIZE_I": 0, "SIZE_K": 0}
 
 

@@ -274,26 +274,17 @@ def test_random_cases_match_torch_with_one_row_tiles(one_row_tiles, case):
     assert_matches_reference(*case)
 
 
-SPLIT_CONSTANT_SIZES = {"CONSTANT_SPLIT_SIZES": True, "ONE_ROW_CONSTANT_SIZES": True, "CONSTANT_SIZES": True,
-                        "CONSTANT_ROW_SIZES": True, "CONSTANT_SIZES_MIN_ELEMENTS": 0, "SKIP_EMPTY_TILES": True}
-
-
-@pytest.fixture(params=["one_row_unrolled", "two_d", "one_row_wide_two_launches", "one_row_constant_sizes",
-                        "two_d_constant_sizes"])
+@pytest.fixture(params=["one_row_unrolled", "two_d", "one_row_wide_two_launches"])
 def split_tiles(request, monkeypatch):
     """Tiny shapes take every path large ones do: short tiles along k, unrolled loop steps, the
     reduced dim split across programs (fp32 partials added by the tile's last program, or by the
     finalize kernel in a second launch), rows sharing a mask load, one-row or 2-D column tiles,
-    int32 or int64 offsets, masks applied to every product or to sums and scales; and split
-    launches that compile their sizes and k_per_split in (CONSTANT_SPLIT_SIZES), with row tiles
-    that skip the loop where the mask drops all their rows (SKIP_EMPTY_TILES)."""
+    int32 or int64 offsets, masks applied to every product or to sums and scales."""
     overrides = {
         "SPLIT_MIN_ELEMENTS": 0, "SPLIT_MIN_PROGRAMS_PER_SM": 10**9, "SPLIT_TARGET_PROGRAMS_PER_SM": 10**9,
         "SPLIT_MIN_STEPS": 1, "ROW_TILE": 4, "ROW_ROWS": 2, "REUSE_ROWS": 2, "REUSE_TILE": 4,
         "TWO_D_MIN_PROGRAMS_PER_SM": 10**9, "TWO_D_MAX_K": 0, "SMALL_MASK_BYTES": -1,
     }
-    if request.param.endswith("constant_sizes"):
-        overrides.update(SPLIT_CONSTANT_SIZES)
     if request.param.startswith("two_d"):  # every column reduce on 2-D tiles, masks varying along both too
         overrides.update({"COLUMN_BLOCK_I": 2, "COLUMN_TILE": 4, "ONE_ROW_MAX_K": 0})
     if request.param == "one_row_wide_two_launches":
@@ -329,49 +320,6 @@ def test_split_reduced_dim_drops_inf_and_nan(split_tiles, dim):
     shape = (3, 6, 7)
     for broadcast_dims in [(), (0,), (1,), (2,), (1, 2)]:
         assert_drops_inf_and_nan(make_mask(broadcast_base_shape(shape, broadcast_dims)), dim, shape)
-
-
-@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
-@pytest.mark.parametrize(("shape", "dim"), [((3, 7, 6), 1), ((3, 5, 9), 2), ((9, 5, 3), 0)])
-def test_split_launches_compile_their_sizes_and_split_length_in(monkeypatch, shape, dim):
-    """k_per_split as a constant (K_SPAN), the last split shorter than the others (ragged)."""
-    overrides = {"SPLIT_MIN_ELEMENTS": 0, "SPLIT_MIN_PROGRAMS_PER_SM": 10**9, "SPLIT_TARGET_PROGRAMS_PER_SM": 10**9,
-                 "SPLIT_MIN_STEPS": 1, "SHORT_K": 1, "TWO_D_MAX_K": 2**62, "TWO_D_MIN_PROGRAMS_PER_SM": 10**9,
-                 "COLUMN_BLOCK_I": 2, "COLUMN_TILE": 4, "ROW_TILE": 2, "ROW_UNROLL": 2, "REUSE_ROWS": 2,
-                 "REUSE_TILE": 4, "REUSE_UNROLL": 1, "SMALL_MASK_BYTES": -1, **SPLIT_CONSTANT_SIZES}
-    for name, value in overrides.items():
-        monkeypatch.setattr(REDUCE_MODULE, name, value)
-    x = make_x(shape, torch.float16)
-    plan = REDUCE_MODULE._plan(x, dim, None)
-    assert plan.splits > 1 and shape[dim] % plan.k_per_split != 0  # the path under test
-    constants = REDUCE_MODULE._size_constants(plan, x, REDUCE_MODULE._fast_dim(x) != dim,
-                                              (shape[plan.inner], shape[dim]))
-    assert constants == {"SIZE_I": shape[plan.inner], "SIZE_K": shape[dim], "K_SPAN": plan.k_per_split}
-    for broadcast_dims in BROADCAST_SUBSETS:
-        mask = make_mask(broadcast_base_shape(shape, broadcast_dims), torch.bool)
-        assert_matches_reference(x, dim, mask.expand(shape), make_scale((shape[0], shape[1], 1)))
-    for broadcast_dims in [(), (0,), (1,), (2,)]:
-        assert_drops_inf_and_nan(make_mask(broadcast_base_shape(shape, broadcast_dims)), dim, shape)
-
-
-@pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
-@pytest.mark.parametrize("sizes_compiled_in", [True, False])
-def test_row_tiles_skip_the_loop_where_a_mask_over_n_drops_all_their_rows(monkeypatch, sizes_compiled_in):
-    for name, value in {"SKIP_EMPTY_TILES": True, "ROW_TILE": 4, "ROW_ROWS": 2, "ROW_UNROLL": 2,
-                        "CONSTANT_ROW_SIZES": sizes_compiled_in, "CONSTANT_SIZES_MIN_ELEMENTS": 0}.items():
-        monkeypatch.setattr(REDUCE_MODULE, name, value)
-    shape = (3, 6, 7)
-    mask = make_mask((3, 6, 1))
-    mask[:, 2:4] = 0  # whole tiles (rows 2 and 3 of each batch) dropped
-    mask[:, 0:2] = 1  # and whole tiles kept
-    x = make_x(shape)
-    out = torch.empty(shape[:2], device="meta")
-    spec = REDUCE_MODULE._launch_spec(REDUCE_MODULE._plan(x, 2, mask.expand(shape)), x, 2,
-                                      mask.expand(shape), None, out)
-    assert spec.constants["SKIP_EMPTY"] and spec.constants["LOAD_ONLY_KEPT"]  # the path under test
-    assert (spec.constants["SIZE_K"] > 0) == sizes_compiled_in
-    assert_matches_reference(x, 2, mask, make_scale((3, 6, 1)))
-    assert_drops_inf_and_nan(mask, 2, shape)
 
 
 def test_split_reduced_dim_finishes_in_one_launch_and_resets_its_counters(split_tiles, monkeypatch):
