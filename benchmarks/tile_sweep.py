@@ -742,10 +742,48 @@ VARIANT_SETS["s8kept2d"] = {
     "64x32_w8": {"COLUMN_TILE": 2048, "COLUMN_WARPS": 8},
     "64x64_w8": {"COLUMN_WARPS": 8},
 }
+# Session 10, after ncu (h200-2026-12-05-s10-final/ncu.txt): the 2-D tiles read only where kept
+# read 3/4 of the bytes at 82% of DRAM peak (91% unmasked): more loads in flight per program; and
+# the split one-row tiles at 65536x4x8192 summed over B under a mask over M, where max-autotune
+# leads by 3%, with other splits, widths and depths.
+CASE_SETS["s10kept"] = [
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_n"),
+]
+VARIANT_SETS["s10kept"] = {
+    "default": {},
+    "kept_u3": {"COLUMN_KEPT_UNROLL": 3},
+    "kept_u4": {"COLUMN_KEPT_UNROLL": 4},
+    "128x64_u2": {"COLUMN_BLOCK_I": 128, "COLUMN_TILE": 8192},
+    "128x64_u1": {"COLUMN_BLOCK_I": 128, "COLUMN_TILE": 8192, "COLUMN_KEPT_UNROLL": 1},
+    "32x64_u4": {"COLUMN_BLOCK_I": 32, "COLUMN_TILE": 2048, "COLUMN_KEPT_UNROLL": 4},
+    "64x64_w8_u4": {"COLUMN_WARPS": 8, "COLUMN_KEPT_UNROLL": 4},
+    "evict_first": {"X_EVICTION": "evict_first"},
+}
+CASE_SETS["s10long"] = [
+    ((65536, 4, 8192), 0, "float16", "bcast_m"),
+    ((65536, 4, 8192), 0, "bfloat16", "bcast_m"),
+]
+VARIANT_SETS["s10long"] = {
+    "default": {},
+    "split_per_sm_4": {"SPLIT_TARGET_PROGRAMS_PER_SM": 4},
+    "split_per_sm_12": {"SPLIT_TARGET_PROGRAMS_PER_SM": 12},
+    "split_per_sm_16": {"SPLIT_TARGET_PROGRAMS_PER_SM": 16},
+    "long_u2": {"LONG_UNROLL": 2},
+    "long_u8": {"LONG_UNROLL": 8},
+    "long_1024_w4_u4": {"LONG_COLUMNS": 1024, "LONG_WARPS": 4},
+    "long_4096_w16_u2": {"LONG_COLUMNS": 4096, "LONG_WARPS": 16, "LONG_UNROLL": 2},
+    "evict_first": {"X_EVICTION": "evict_first"},
+}
+# Session 10: x's eviction hint in split one-row column tiles (SPLIT_X_EVICTION) on every mask.
+CASE_SETS["s10evict"] = [((65536, 4, 8192), 0, dtype, mask) for dtype in ("float16", "bfloat16")
+                         for mask in ("none", "dense", "bcast_n", "bcast_m")]
+VARIANT_SETS["s10evict"] = {"default": {}, "no_hint": {"SPLIT_X_EVICTION": ""}}
 # Module constants that change the kernel without changing the plan.
 KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS",
                   "SKIP_DROPPED", "HOIST_CONSTANT_MASK", "FINISH_SPLIT_IN_KERNEL", "NARROW_INDEX",
-                  "MASK_AFTER_SUM", "KEPT_ROWS_WIDE_INDEX", "CONSTANT_SIZES", "CONSTANT_ROW_SIZES")
+                  "MASK_AFTER_SUM", "KEPT_ROWS_WIDE_INDEX", "CONSTANT_SIZES", "CONSTANT_ROW_SIZES",
+                  "SPLIT_X_EVICTION")
 
 
 @contextlib.contextmanager

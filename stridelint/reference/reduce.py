@@ -172,6 +172,11 @@ OPERAND_EVICTION = ""
 # under the same mask ran 206 either way, so the rule is limited to bf16 (tile_sweep_third.txt);
 # and to the one-row tiles it was measured on (2-D tiles took no hint better: tile_sweep_s7evict).
 DENSE_BF16_X_EVICTION = "evict_first"
+# x's hint in split one-row column tiles under a mask that x is read whole under (65536x4x8192
+# summed over B): evict_first ran 1102-1107 µs under a mask over M instead of 1134-1139, equal under a dense
+# mask; without a mask (964 -> 985) and under one over N, where x is read only where kept (758 ->
+# 786), it was slower, so those take none (tile_sweep_s10long, s10evict).
+SPLIT_X_EVICTION = "evict_first"
 NUM_STAGES = None
 # Unsplit 2-D tiles of CONSTANT_SIZES_MIN_ELEMENTS or more take the sizes of i and k as
 # compile-time constants, as Inductor compiles them (one kernel per shape; smaller inputs keep one
@@ -822,6 +827,8 @@ def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
     if (x.dtype == torch.bfloat16 and fast_dim != dim and size_k > SHORT_K and has_mask
             and 0 not in mask_stride and plan.block_k == 1):
         x_eviction = DENSE_BF16_X_EVICTION
+    elif fast_dim != dim and plan.block_k == 1 and split and has_mask and not load_only_kept:
+        x_eviction = SPLIT_X_EVICTION
     out_stride = out.stride()
     out_o, out_i = out_stride[plan.outer - (plan.outer > dim)], out_stride[plan.inner - (plan.inner > dim)]
     x_roles = tuple(x_stride[d] for d in roles)

@@ -505,10 +505,16 @@ class _LaunchRecorder:
         ((4, 8192, 8192), 1, torch.bfloat16, None, ""),
         ((8192, 4, 8192), 1, torch.bfloat16, (8192, 4, 8192), ""),  # short k
         ((4, 8192, 8192), 2, torch.bfloat16, (4, 8192, 8192), ""),  # k contiguous: row tiles
+        ((65536, 4, 8192), 0, torch.float16, (65536, 1, 8192), "evict_first"),  # split, x read whole
+        ((65536, 4, 8192), 0, torch.float16, (65536, 4, 8192), "evict_first"),
+        ((65536, 4, 8192), 0, torch.float16, (65536, 4, 1), ""),  # split, x read only where kept
+        ((65536, 4, 8192), 0, torch.float16, None, ""),
     ],
 )
-def test_x_eviction_hint_only_for_bf16_under_a_dense_mask_in_long_one_row_columns(monkeypatch, shape, dim, dtype,
-                                                                          mask_shape, eviction):
+def test_x_eviction_hint_only_in_one_row_columns_that_read_x_whole_under_a_mask(monkeypatch, shape, dim, dtype,
+                                                                                mask_shape, eviction):
+    """bf16 under a dense mask in long one-row columns; any dtype in split ones under a mask that
+    x is read whole under (DENSE_BF16_X_EVICTION, SPLIT_X_EVICTION)."""
     recorder = _LaunchRecorder()
     monkeypatch.setattr(REDUCE_MODULE, "_reduce_kernel", recorder)
     monkeypatch.setattr(REDUCE_MODULE, "_finalize_kernel", _LaunchRecorder())
