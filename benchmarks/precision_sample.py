@@ -60,6 +60,10 @@ DEFAULT_LIBRARIES = (
     "kornia-0.9.0",
     "mmdet-3.3.0",
     "pyro_ppl-1.9.2",
+    # Added in session 10: the two with the most findings (25-29) of 11 more libraries censused
+    # (video-diffusion and omni-model inference engines), judged whole.
+    "vllm_omni-0.30.0",
+    "fastvideo-0.2.1",
 )
 VERDICTS = ("act", "noise")
 

@@ -803,7 +803,9 @@ class FunctionFlow:
         if isinstance(receiver, Broadcast):
             evidence = evidence + receiver.evidence
         small = (not isinstance(receiver, Broadcast) or receiver.small) and (
-            self._expands_to_one_dim(node) or self._small_dims(node)
+            self._expands_to_one_dim(node)
+            or self._small_dims(node)
+            or _names_noise_levels(_head_name(receiver_node))
         )
         grid = (
             isinstance(receiver, Dense) and receiver.index
@@ -1057,6 +1059,16 @@ _INDEX_NAME = re.compile(
 # A name that holds a boolean mask (`valid`, `keep`, `attn_mask`, `is_pad`): `x[valid]` gathers
 # the kept elements into a fresh dense tensor (semantics §1.1), it is no view.
 _MASK_NAME = re.compile(r"(?:^|_)(?:mask|masks|valid|keep|kept|inside|selected)$|^is_")
+
+
+# Names that say a tensor holds diffusion timesteps or noise levels: one number per sample or
+# frame, so even a copy per token is a token's worth of scalars beside token x hidden
+# activations (size-aware findings). Their embeddings (`temb`, `timestep_proj`) are not matched.
+_NOISE_LEVEL_NAME = re.compile(r"(?:^|_)(?:timesteps?|sigmas?)$")
+
+
+def _names_noise_levels(name: str | None) -> bool:
+    return name is not None and _NOISE_LEVEL_NAME.search(name.lower()) is not None
 
 
 def _names_index_metadata(name: str | None) -> bool:

@@ -250,6 +250,23 @@ def test_an_expand_with_another_dim_is_not_small(expand):
 
 @pytest.mark.parametrize(
     ("receiver", "small"),
+    [("timestep[:, None]", True), ("timesteps.unsqueeze(-1)", True), ("audio_timesteps[:, None]", True),
+     ("self.sigmas[:, None]", True), ("timestep_proj[:, None]", False), ("temb[:, None]", False),
+     ("t[:, None]", False)],
+)  # fmt: skip
+def test_timesteps_and_noise_levels_copied_per_token_are_small(receiver, small):
+    """One number per sample or frame: a copy per token is scalars, not activations; their
+    embeddings are not matched."""
+    code = f"def f(self, timestep, timesteps, audio_timesteps, timestep_proj, temb, t, seq_len):\n" \
+           f"    return {receiver}.expand(-1, seq_len)\n"
+    facts = facts_of(code)
+    call = next(n for n in facts.parents if isinstance(n, cst.Call) and _is_expand(n))
+    value = flow_of(facts, "f").value_of(call)
+    assert isinstance(value, Broadcast) and value.small is small
+
+
+@pytest.mark.parametrize(
+    ("receiver", "small"),
     [("self.dt_bias[:, None]", True), ("self.A[:, None, None]", True),
      ("self.D.unsqueeze(-1)", True), ("x[:, None]", False), ("other.dt_bias[:, None]", False)],
 )  # fmt: skip

@@ -175,6 +175,13 @@ def runtime_dims(ndim: int):
     return lambda draw: draw_dims(draw, ndim)
 
 
+def _latents_timesteps_and_frames(draw):
+    """(B, C, frames * per_frame) latents, (B, frames) timesteps, frames."""
+    b, c, frames, per_frame = (max(1, draw_size(draw)) for _ in range(4))
+    latents = draw_tensor(draw, shape=[b, c, frames * per_frame])
+    return latents, draw_tensor(draw, shape=[b, frames]), frames
+
+
 def same_shape_pair(draw):
     """(a, b, n): two broadcast tensors of one logical shape, each with its own stride-0 dims,
     for `a.expand(n, -1)` and `b.expand(n, -1)`."""
@@ -344,6 +351,11 @@ SPECS: dict[str, Spec] = {
          Call("eight_copies", arguments(lambda draw: (draw_tensor(draw, 2, 2),))),
          Call("per_expert_scale", arguments(lambda draw: (SimpleNamespace(
              scale=draw_tensor(draw, 1, 2), num_local_experts=draw_size(draw)),))))
+    ),  # fmt: skip
+    "SL201/timesteps_copied_per_token_are_low_severity": Spec(
+        (Call("per_token_timesteps", arguments(_latents_timesteps_and_frames)),
+         Call("per_token_embedding", arguments(lambda draw: (
+             draw_tensor(draw, 0, 2), draw_tensor(draw, 2, 2), draw_size(draw)))))
     ),  # fmt: skip
     "SL201/torch_max_of_two_tensors_is_elementwise": Spec(
         (Call("floor_at", rows(2, lambda draw: draw_tensor(draw, 0, 1), runtime_dim_first=True)),)
