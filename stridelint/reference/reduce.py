@@ -100,8 +100,8 @@ REUSE_UNROLL = 2
 # little: those rows take SMALL_MASK_ROWS x SMALL_MASK_TILE // SMALL_MASK_ROWS tiles, SMALL_MASK_WARPS
 # warps, SMALL_MASK_UNROLL a step. 1 x 2048, 8 warps, one a step: 4x8192x8192 under a (4, 1, 8192)
 # mask 127-128 µs (2 x 4096: 128-130; the shared-mask 4 x 1024: 132-135; sizes compiled in;
-# tile_sweep_s8, s9); at 8192x4x8192 (a 64 MiB mask) equal, at 65536x4x8192 (512 MiB) 10% slower
-# and erratic (tile_sweep_s8), so larger masks keep 4 x 1024.
+# tile_sweep_s8, h200-2026-12-05-s10-sweep); at 8192x4x8192 (a 64 MiB mask) equal, at
+# 65536x4x8192 (512 MiB) 10% slower and erratic (tile_sweep_s8), so larger masks keep 4 x 1024.
 SMALL_MASK_BYTES = 2**20
 SMALL_MASK_ROWS = 1
 SMALL_MASK_TILE = 2048
@@ -173,9 +173,9 @@ OPERAND_EVICTION = ""
 # and to the one-row tiles it was measured on (2-D tiles took no hint better: tile_sweep_s7evict).
 DENSE_BF16_X_EVICTION = "evict_first"
 # x's hint in split one-row column tiles under a mask that x is read whole under (65536x4x8192
-# summed over B): evict_first ran 1102-1107 µs under a mask over M instead of 1134-1139, equal under a dense
-# mask; without a mask (964 -> 985) and under one over N, where x is read only where kept (758 ->
-# 786), it was slower, so those take none (tile_sweep_s10long, s10evict).
+# summed over B): evict_first ran 1102-1107 µs under a mask over M instead of 1134-1139, equal
+# under a dense mask; without a mask (964 -> 985) and under one over N, where x is read only where
+# kept (758 -> 786), it was slower, so those take none (sweeps s10long, s10evict).
 SPLIT_X_EVICTION = "evict_first"
 NUM_STAGES = None
 # Unsplit 2-D tiles of CONSTANT_SIZES_MIN_ELEMENTS or more take the sizes of i and k as
