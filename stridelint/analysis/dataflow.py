@@ -802,16 +802,17 @@ class FunctionFlow:
         evidence = (NodeEvidence(self.facts, node, "`{}` makes a stride-0 view"),)
         if isinstance(receiver, Broadcast):
             evidence = evidence + receiver.evidence
+        head = _head_name(receiver_node)
         small = (not isinstance(receiver, Broadcast) or receiver.small) and (
             self._expands_to_one_dim(node)
             or self._small_dims(node)
-            or _names_noise_levels(_head_name(receiver_node))
+            or _name_says(_NOISE_LEVEL_NAME, head)
         )
         grid = (
             isinstance(receiver, Dense) and receiver.index
             or isinstance(receiver, Broadcast) and receiver.grid
-            or _names_index_metadata(_head_name(receiver_node))
-            or _names_index_metadata(assigned_name(self._statement))
+            or _name_says(_INDEX_NAME, head)
+            or _name_says(_INDEX_NAME, assigned_name(self._statement))
         )
         return Broadcast(State.DEFINITE, evidence, local=True, small=small, grid=grid)
 
@@ -1067,12 +1068,9 @@ _MASK_NAME = re.compile(r"(?:^|_)(?:mask|masks|valid|keep|kept|inside|selected)$
 _NOISE_LEVEL_NAME = re.compile(r"(?:^|_)(?:timesteps?|sigmas?)$")
 
 
-def _names_noise_levels(name: str | None) -> bool:
-    return name is not None and _NOISE_LEVEL_NAME.search(name.lower()) is not None
-
-
-def _names_index_metadata(name: str | None) -> bool:
-    return name is not None and _INDEX_NAME.search(name.lower()) is not None
+def _name_says(pattern: re.Pattern[str], name: str | None) -> bool:
+    """Whether `name`, in lower case, matches one of the name patterns above."""
+    return name is not None and pattern.search(name.lower()) is not None
 
 
 def _head_name(node: cst.BaseExpression) -> str | None:
