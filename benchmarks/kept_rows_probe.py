@@ -12,6 +12,7 @@ agree.
 
 from __future__ import annotations
 
+import functools
 import importlib
 
 import torch
@@ -90,9 +91,8 @@ def main() -> None:
     torch.manual_seed(0)
     dev = "cuda"
     src = torch.empty(2**31, dtype=torch.uint8, device=dev)
-    dst = torch.empty_like(src)
-    copy = 2 * src.numel() / (do_bench(lambda: dst.copy_(src), rep=200) * 1e-3)
-    del src, dst
+    copy = 2 * src.numel() / (do_bench(functools.partial(torch.empty_like(src).copy_, src), rep=200) * 1e-3)
+    del src
     print(f"copy bandwidth {copy / 1e9:.0f} GB/s")
     cases = [((8192, 4, 8192), 0), ((4, 8192, 8192), 1)]
     variants = [(64, 64, 16, 1), (64, 64, 16, 2), (64, 32, 8, 2), (128, 32, 16, 2), (64, 128, 16, 1),
@@ -106,14 +106,14 @@ def main() -> None:
                      + scale.untyped_storage().nbytes() + x.nbytes // shape[dim])
             want = reduce_module.reduce(x, dim, mask, scale)
             line = [f"{'x'.join(map(str, shape))} dim {dim} {str(dtype)[6:]}"]
-            t = do_bench(lambda: reduce_module.reduce(x, dim, mask, scale), rep=200) * 1e3
+            t = do_bench(functools.partial(reduce_module.reduce, x, dim, mask, scale), rep=200) * 1e3
             line.append(f"shipped {t:.0f}us {moved / (t * 1e-6) / copy:.0%}")
             for bi, bk, w, u in variants:
                 got, rows, counts = probe(x, dim, mask, scale, bi, bk, w, u)
                 ok = torch.allclose(got.float(), want.float(), rtol=2e-2, atol=2e-2)
-                both = do_bench(lambda: probe(x, dim, mask, scale, bi, bk, w, u, rows, counts), rep=200) * 1e3
-                alone = do_bench(lambda: probe(x, dim, mask, scale, bi, bk, w, u, rows, counts, False),
-                                 rep=200) * 1e3
+                run = functools.partial(probe, x, dim, mask, scale, bi, bk, w, u, rows, counts)
+                both = do_bench(run, rep=200) * 1e3
+                alone = do_bench(functools.partial(run, prepass=False), rep=200) * 1e3
                 line.append(f"{bi}x{bk}w{w}u{u} {both:.0f}us {moved / (both * 1e-6) / copy:.0%} "
                             f"(alone {alone:.0f}){'' if ok else ' MISMATCH'}")
             print(" | ".join(line), flush=True)
