@@ -280,33 +280,33 @@ def broadcast_along_different_dims(
 ) -> bool:
     """Two or more operands whose expands the code shows, broadcast along dims none of them
     share (`q[:, :, None].expand(b, n, s) == k[:, None, :].expand(b, n, s)`): the result
-    carries a different value at every position, so it is no waste (semantics §0 rule 5)."""
-    seen = []
+    carries a different value at every position, so it is no waste (semantics §0 rule 5).
+
+    Each operand's dims are those its expand grows from inserted size-1 dims; for an expand
+    that inserts none (`m.expand(b, -1, -1)`), every dim it does not keep. An operand may be
+    `x.unsqueeze(k).expand_as(t)` (`_inserted_before_expand_as`) where every such `t` is the
+    same and, beside other expands, is one of them: `m.masked_fill(p.unsqueeze(1).expand_as(m),
+    1)` with `m = m.expand(b, -1, -1)` fills a per-row prefix into a per-row mask."""
+    seen, expanded, targets = [], [], set()
     for operand, _ in operands:
         broadcast = _broadcast_dims(facts, operand, statement)
         if not broadcast:
-            return _expanded_as_one_along_different_dims(facts, operands, statement)
+            found = _inserted_before_expand_as(facts, operand, statement)
+            if found is not None:
+                targets.add(found[0])
+                seen.append(found[1])
+                continue
+            dims = dims_of(facts, operand, statement)
+            broadcast = dims.candidates if dims is not None else frozenset()
+            if not broadcast:
+                return False
         seen.append(broadcast)
+        expanded.append(operand)
+    if len(targets) > 1 or (
+        targets and expanded and not targets & {facts.text_of(e) for e in expanded}
+    ):
+        return False
     return len(seen) >= 2 and not frozenset.intersection(*seen)
-
-
-def _expanded_as_one_along_different_dims(
-    facts: ModuleFacts,
-    operands: Sequence[tuple[cst.BaseExpression, object]],
-    statement: cst.CSTNode | None,
-) -> bool:
-    """`a.unsqueeze(1).expand_as(t) + b.unsqueeze(0).expand_as(t)`: every operand expanded
-    as the same `t` after inserting size-1 dims, none at the same place. The sizes of `t`
-    are unknown, so the inserted dims are read from the front: the expand adds no leading
-    dims, as when `t` is the table the operands span (box areas against an A x B overlap)."""
-    targets, seen = set(), []
-    for operand, _ in operands:
-        found = _inserted_before_expand_as(facts, operand, statement)
-        if found is None:
-            return False
-        targets.add(found[0])
-        seen.append(found[1])
-    return len(seen) >= 2 and len(targets) == 1 and not frozenset.intersection(*seen)
 
 
 def _inserted_before_expand_as(

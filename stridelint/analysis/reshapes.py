@@ -48,7 +48,7 @@ def merge_of(facts: ModuleFacts, op: LayoutOp) -> str | None:
     else:
         groups = _reshape_groups(facts, call, dims)
         if groups is None:
-            return None
+            return _merged_between_kept_dims(facts, call, dims)
     for group in groups:
         broadcast = [d for d in group if d in dims.broadcast]
         others = [d for d in group if d not in dims.broadcast and d not in dims.unit]
@@ -58,6 +58,24 @@ def merge_of(facts: ModuleFacts, op: LayoutOp) -> str | None:
                 f"`{other}`" if other != "-1" else "a strided dim"
             )
     return None
+
+
+def _merged_between_kept_dims(facts: ModuleFacts, call: cst.Call, dims: ExpandedDims) -> str | None:
+    """`k[:, :, None].expand(-1, -1, g, -1, -1).reshape(b, h, s, d)`: sizes the expand does
+    not spell, so no size lines up, but the result has one dim fewer and the one stride-0 dim,
+    between two dims that keep the source's own, has a size that is no size or factor of it.
+    That dim is merged, then, with a neighbour: a copy unless the neighbour has size 1."""
+    sizes = literals.call_sizes(call)
+    if sizes is None or len(sizes) < 2 or len(sizes) != len(dims.sizes) - 1 or len(dims.broadcast) != 1:
+        return None
+    (broadcast,) = dims.broadcast
+    size = dims.sizes[broadcast]
+    if any(facts.text_of(f) == size for s in sizes for f in _factors(s)):
+        return None
+    neighbours = (broadcast - 1, broadcast + 1)
+    if not all(d in dims.kept and d not in dims.unit for d in neighbours):
+        return None  # at an end, it may stay whole while a size-equal name takes its place
+    return f"merges the stride-0 dim `{size}` with a strided dim"
 
 
 def _known_dims(

@@ -179,6 +179,22 @@ def test_expands_as_one_tensor_read_their_inserted_dims_from_the_front(left, rig
 
 
 @pytest.mark.parametrize(
+    ("left", "right", "different"),
+    [("m.expand(b, -1, -1)", "p.unsqueeze(1).expand_as(x)", True),
+     ("m.expand(b, -1, -1)", "p.unsqueeze(0).expand_as(x)", False),  # both may grow dim 0
+     ("m.expand(b, n, -1)", "p.unsqueeze(1).expand_as(x)", False),  # dim 1 may be grown twice
+     ("m.expand(b, -1, -1)", "p.unsqueeze(1).expand_as(m)", False),  # another tensor's shape
+     ("m.expand(b, -1, -1)", "p.expand_as(x)", False)],  # nothing inserted: any dim may grow
+)  # fmt: skip
+def test_an_expand_beside_an_expand_as_of_it_compares_the_dims_they_may_grow(left, right, different):
+    facts = facts_of(f"def f(m, p, b, n):\n    x = {left}\n    y = x.masked_fill({right}, 1)\n")
+    call = node(facts, f"x.masked_fill({right}, 1)", cst.Call)
+    operands = [(call.func.value, None), (call.args[0].value, None)]
+    statement = statement_of(facts, call)
+    assert provenance.broadcast_along_different_dims(facts, operands, statement) is different
+
+
+@pytest.mark.parametrize(
     ("right", "different"),
     [("m.transpose(1, 2)", True), ("m.transpose(-1, -2)", True), ("m.swapaxes(2, 1)", True),
      ("m.transpose(0, 2)", False), ("m", False), ("m.transpose(1, k)", False)],

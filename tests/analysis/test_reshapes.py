@@ -30,6 +30,10 @@ def merge(body: str) -> str | None:
         "g = shape.view(n, m, 4)\ny = x.unsqueeze(-1).expand_as(g).reshape(n, total)",
         # a kept `-1` takes the size the expanded tensor was given
         "z = x.reshape(1, -1, m)\ny = z.expand(n, -1, -1).reshape(-1, m)",
+        # no size lines up, but one dim fewer and the stride-0 size is gone: merged with a
+        # neighbour that keeps the source's dim (repeat_kv spelled with the heads' total)
+        "y = x[:, :, None].expand(-1, -1, m, -1).reshape(a, self.heads, c)",
+        "y = x[:, None].expand(-1, m, n).reshape(a, -1)",  # n restates x's own size
     ],
 )
 def test_flattening_a_stride_0_dim_with_another_copies(body):
@@ -52,6 +56,10 @@ def test_flattening_a_stride_0_dim_with_another_copies(body):
         "y = x.unsqueeze(-1).expand_as(shape).reshape(n, total)",  # target's sizes unknown
         "g = shape.reshape(n, -1, 4)\ny = x.unsqueeze(-1).expand_as(g).reshape(n, total)",
         "z = x.reshape(1, -1, m)\ny = z.expand(n, -1, -1).reshape(a, b)",  # two sizes left
+        "y = x[:, :, None].expand(-1, -1, m, -1).reshape(a, b, m * c)",  # m is kept
+        "y = x[:, :, None].expand(-1, -1, m, -1).reshape(a, b, c, d)",  # may only split
+        "y = x[:, None].expand(-1, m, 1).reshape(a, b)",  # may merge only with a size-1 dim
+        "y = x[None].expand(m, -1, -1).reshape(a, b)",  # at an end: `a` may be m's size
     ],
 )
 def test_a_reshape_that_may_be_a_view_is_not_a_merge(body):
