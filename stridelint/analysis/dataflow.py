@@ -737,6 +737,9 @@ class FunctionFlow:
         if qualified in torch_ops.LAUNCH_FUNCTIONS:
             self._launch_call(node, qualified, positional)
             return None
+        if qualified in torch_ops.BOOL_MASK_ARGUMENTS:
+            self._bool_mask_argument(qualified, arguments)
+            return None
         if qualified in torch_ops.BROADCAST_FUNCTIONS and positional:
             return self._broadcast_source(node, positional[0][0], positional[0][1])
         if qualified in torch_ops.PATTERN_VIEW_FUNCTIONS and positional:
@@ -779,6 +782,28 @@ class FunctionFlow:
         if qualified.startswith("math."):
             return Scalar()
         return None
+
+    def _bool_mask_argument(self, qualified: str, arguments: list[tuple[cst.Arg, Value]]) -> None:
+        """`F.scaled_dot_product_attention(q, k, v, attn_mask=m)` with `m` a broadcast bool
+        mask: the call converts it to a float bias of its full logical size (a sink inside
+        the call). A float mask, or one whose dtype the code does not show, is left alone."""
+        keyword, position = torch_ops.BOOL_MASK_ARGUMENTS[qualified]
+        named = [(a.value, v) for a, v in arguments if a.keyword is not None and a.keyword.value == keyword]
+        positional = [(a.value, v) for a, v in arguments if a.keyword is None]
+        if named:
+            mask, value = named[0]
+        elif len(positional) > position and not any(a.star for a, _ in arguments[: position + 1]):
+            mask, value = positional[position]
+        else:
+            return
+        if not isinstance(value, Broadcast) or dtypes.dtype_of(self.facts, mask, self._statement) != "bool":
+            return
+        sink = self.sinks.get(mask)
+        if sink is None:
+            self.sinks[mask] = Sink(mask, "elementwise", ((mask, value),), (), True, self._statement,
+                                    consumer=qualified)
+        else:  # second loop pass: keep the object, refresh what it saw
+            sink.operands = ((mask, value),)
 
     def _pattern_call(
         self,

@@ -199,6 +199,12 @@ FLOAT_DTYPE_NAMES = frozenset(
     {"float", "float16", "half", "bfloat16", "float32", "float64", "double"}
 )
 
+# Functions that turn a bool mask argument into a float bias of the mask's full logical size
+# before any kernel runs (`where(mask, 0, -inf)`): a bool mask expanded first is materialized
+# there, one left unexpanded broadcasts for free; a float mask is read through its strides.
+# -> (keyword, position) of the mask argument.
+BOOL_MASK_ARGUMENTS = {"torch.nn.functional.scaled_dot_product_attention": ("attn_mask", 3)}
+
 # Decorators that make a function device code, not host code (the broadcast analysis skips
 # them): Triton kernels, cuTile kernels and device functions, CuTe DSL kernels, TileLang
 # primitive functions and macros, Helion kernels.

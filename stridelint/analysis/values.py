@@ -83,6 +83,9 @@ class Sink:
     integer_result: bool  # bool/int result: sums of it are exact (semantics §0 rule 7)
     statement: cst.CSTNode | None = None  # the statement the sink is evaluated in
     reductions: list[cst.Call] = field(default_factory=list)  # reductions it flows into
+    # The function that materializes the operand inside itself (`torch_ops.BOOL_MASK_ARGUMENTS`):
+    # `node` is then the argument, and the call's result is not a copy of it.
+    consumer: str | None = None
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,9 @@ class ElementwiseAfterExpand(Rule):
     `expand_as` or `broadcast_to` in the same function, whose result is kept as a tensor
     rather than reduced: `mask[:, None, None, :].expand(b, h, t, s).to(dtype)`, then
     `1.0 - m`, `~m`, `m * -1e4`, `torch.where(m, a, 0.0)`, or `cos`/`sin` of an expanded
-    rotary angle. (When the result is reduced, SL101 reports it instead.)
+    rotary angle. (When the result is reduced, SL101 reports it instead.) Also an expanded
+    bool mask passed as `attn_mask` to `F.scaled_dot_product_attention`, which turns it into
+    a float bias of the mask's full logical size before attention runs.
 
     ## Why is this bad?
     An expanded tensor costs only its storage: `mask[:, None, None, :]` of a (b, s) mask
@@ -119,6 +121,9 @@ class ElementwiseAfterExpand(Rule):
                 value = common.strongest(v for _, v in sink.operands)
                 if not (value.state is State.DEFINITE or value.local):
                     continue  # not broadcast here
+                if sink.consumer is not None:
+                    yield _inside_call(self.code, facts, sink, value)
+                    continue
                 if _is_nonzero(facts, sink.node):
                     continue
                 result_uses = uses.uses_of(facts, flow, sink.node)
@@ -137,6 +142,19 @@ class ElementwiseAfterExpand(Rule):
                     _fix(facts, sink, result_uses),
                     low=common.output_sized(flow, result_uses),
                 )
+
+
+def _inside_call(code: str, facts: ModuleFacts, sink: Sink, value) -> Finding:
+    """A bool mask a call converts to a float bias of its full size (`Sink.consumer`). No
+    fix: which attention backend runs may depend on the mask's shape."""
+    operand = sink.node
+    tensor = wording.tensor(facts, operand, sink.statement, value, operand)
+    called = (sink.consumer or "").rsplit(".", 1)[-1]
+    message = (
+        f"`{called}` makes a full-size float bias of the bool mask {tensor}: pass the mask "
+        "before the expand, it broadcasts"
+    )
+    return common.finding(code, facts, operand, sink.statement, message, value)
 
 
 def _fix(facts: ModuleFacts, sink: Sink, result_uses: list[Use]) -> Fix | None:

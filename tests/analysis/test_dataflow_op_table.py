@@ -149,3 +149,27 @@ def test_a_derived_tensor_with_scalars_and_index_grids_still_reaches_its_reducti
     result = flow("m = x.expand(n, 64)\ny = ((~m) * 2 + torch.arange(64)).sum()\n")
     (sink,) = result.sinks.values()
     assert len(sink.reductions) == 1
+
+
+@pytest.mark.parametrize(
+    ("call", "sunk"),
+    [
+        ("F.scaled_dot_product_attention(q, k, v, attn_mask=e)", True),
+        ("F.scaled_dot_product_attention(q, k, v, e)", True),
+        ("F.scaled_dot_product_attention(q, k, v, None, 0.0, attn_mask=e)", True),
+        ("F.scaled_dot_product_attention(q, k, e)", False),  # the values, not the mask
+        ("F.scaled_dot_product_attention(*qkv, e)", False),  # where `e` lands is unknown
+        ("F.scaled_dot_product_attention(q, k, v, attn_mask=e.float())", False),  # a float bias
+    ],
+)
+def test_attention_makes_a_float_bias_of_a_broadcast_bool_mask(call, sunk):
+    header = "import torch.nn.functional as F\n"
+    found = flow(f"e = (x > 0)[:, None, None, :].expand(-1, n, n, -1)\ny = {call}\n", header)
+    consumers = [s.consumer for s in found.sinks.values() if s.consumer is not None]
+    assert consumers == (["torch.nn.functional.scaled_dot_product_attention"] if sunk else [])
+
+
+def test_a_mask_of_unknown_dtype_is_no_sink_inside_attention():
+    header = "import torch.nn.functional as F\n"
+    found = flow("e = mask[:, None].expand(-1, n, -1)\ny = F.scaled_dot_product_attention(x, x, x, e)\n", header)
+    assert not found.sinks

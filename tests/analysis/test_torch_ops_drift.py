@@ -238,3 +238,39 @@ def test_einops_repeat_is_a_view_exactly_when_no_output_group_merges(pattern, vi
     assert shares_storage(x, result) is view
     assert (0 in result.stride()) is view
     assert einops_patterns.parse(pattern).merges is not view
+
+
+def _largest_allocation(fn) -> int:
+    """The largest CPU allocation one op made while `fn` ran, in bytes (torch's profiler)."""
+    from torch.profiler import ProfilerActivity, profile
+
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+        fn()
+    return max((e.cpu_memory_usage for e in prof.key_averages() if e.key == "aten::where"), default=0)
+
+
+@pytest.mark.parametrize("qualified", sorted(torch_ops.BOOL_MASK_ARGUMENTS))
+def test_a_bool_mask_argument_becomes_a_full_size_float_bias_a_float_one_does_not(qualified) -> None:
+    import functools
+    import importlib
+
+    module, name = qualified.rsplit(".", 1)
+    call = getattr(importlib.import_module(module), name)
+    keyword, position = torch_ops.BOOL_MASK_ARGUMENTS[qualified]
+    b, h, t, s, d = 2, 4, 64, 64, 8
+    q, k, v = torch.randn(b, h, t, d), torch.randn(b, h, s, d), torch.randn(b, h, s, d)
+    keep = torch.rand(b, 1, 1, s) > 0.3
+    full = b * h * t * s * 4  # fp32 bytes of the logical size
+
+    def run(mask, by_keyword):
+        if by_keyword:
+            return functools.partial(call, q, k, v, **{keyword: mask})
+        return functools.partial(call, *[q, k, v, mask][: position + 1])
+
+    for by_keyword in (True, False):
+        expanded = keep.expand(b, h, t, s)
+        assert _largest_allocation(run(expanded, by_keyword)) >= full
+        assert _largest_allocation(run(keep, by_keyword)) < full
+        bias = torch.zeros(b, 1, 1, s).masked_fill(~keep, float("-inf"))
+        assert _largest_allocation(run(bias.expand(b, h, t, s), by_keyword)) < full
+        torch.testing.assert_close(run(expanded, by_keyword)(), run(keep, by_keyword)())
