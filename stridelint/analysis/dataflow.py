@@ -84,6 +84,7 @@ class LayoutOp:
     name: str
     value: Broadcast
     statement: cst.CSTNode | None
+    merged: str | None = None  # the merge, when the call itself says it (`einops.repeat`)
 
 
 @dataclass(frozen=True)
@@ -813,11 +814,25 @@ class FunctionFlow:
         pattern: einops_patterns.Pattern | None,
     ) -> Value:
         """`einops.repeat(x, "b d -> b r d")` expands its new axes: a stride-0 view; a pattern
-        whose output merges no axes is a view of its input. Anything else is unknown: which
-        input dims a merged group holds is not known."""
-        if pattern is None or pattern.merges:
+        whose output merges no axes is a view of its input. A `repeat` whose output group
+        joins a new axis to one of the input's (`"(b t) c -> b (t h w) c"`) copies the
+        repeated tensor whole: a layout op that merges (SL301/SL302). Anything else is
+        unknown: which input dims a merged group holds is not known."""
+        if pattern is None:
             return None
-        if qualified in torch_ops.PATTERN_BROADCAST_FUNCTIONS and pattern.new_axes:
+        repeats = qualified in torch_ops.PATTERN_BROADCAST_FUNCTIONS and pattern.new_axes
+        if repeats and pattern.merges:
+            merged = einops_patterns.merged_new_axis(pattern)
+            if merged is not None:
+                value = self._broadcast_source(node, operand[0], operand[1])
+                phrase = f"merges the new axis `{merged[0]}` with `{merged[1]}`"
+                self.layout_ops[node] = LayoutOp(
+                    node, operand[0], "repeat", value, self._statement, phrase
+                )
+            return None
+        if pattern.merges:
+            return None
+        if repeats:
             return self._broadcast_source(node, operand[0], operand[1])
         return operand[1] if isinstance(operand[1], Broadcast) else None
 

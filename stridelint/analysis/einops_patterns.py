@@ -35,6 +35,19 @@ class Pattern:
         )
 
 
+def merged_new_axis(pattern: Pattern) -> tuple[str, str] | None:
+    """(a new axis, an axis of the input) that one output group joins, as `(t h w)` joins the
+    new `h` and `w` to the input's `t`: einops' last reshape then merges a stride-0 axis with
+    one of nonzero stride and copies the repeated tensor whole (unless that axis has size 1)."""
+    new = pattern.new_axes
+    for group in pattern.right:
+        grown = [axis for axis in group if axis in new]
+        kept = [axis for axis in group if axis not in new and axis != "1"]
+        if grown and kept:
+            return grown[0], kept[0]
+    return None
+
+
 def parse(pattern: str) -> Pattern | None:
     """The pattern's two sides, or None when it is not one einops accepts as written."""
     sides = pattern.split("->")

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 
 def merge_of(facts: ModuleFacts, op: LayoutOp) -> str | None:
     """A phrase naming the merge, when the code shows one that must copy; None otherwise."""
+    if op.merged is not None:
+        return op.merged
     dims = _known_dims(facts, op.operand, op.statement)
     call = op.call
     if op.name == "ravel" or (op.name == "flatten" and not call.args) or _reshape_to_1d(

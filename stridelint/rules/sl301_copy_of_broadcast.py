@@ -153,7 +153,7 @@ class CopyOfBroadcast(Rule):
         result_uses = uses.uses_of(facts, flow, op.call)
         if not _all_read(result_uses, launches=True) or common.all_joined(facts, result_uses):
             return None
-        tensor = wording.tensor(facts, op.operand, op.statement, value)
+        tensor = wording.layout_tensor(facts, op)
         message = (
             f"`{label}` {merged}, copying {tensor}, but {_readers(result_uses)}: index the "
             "expanded view in the consumer"

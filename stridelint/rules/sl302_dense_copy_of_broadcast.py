@@ -115,7 +115,7 @@ class DenseCopyOfBroadcast(Rule):
                 if kept is None:
                     continue  # a view, read through its strides (SL301's), or filled in place
                 keeper, low = kept
-                tensor = wording.tensor(facts, op.operand, op.statement, op.value)
+                tensor = wording.layout_tensor(facts, op)
                 message = (
                     f"`{wording.op(facts, op.call, op.operand)}` {merged}, copying {tensor}, "
                     f"kept dense as {keeper.why}: {_HINT}"

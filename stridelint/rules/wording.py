@@ -16,6 +16,7 @@ from stridelint.analysis.values import Broadcast, State
 if TYPE_CHECKING:
     import libcst as cst
 
+    from stridelint.analysis.dataflow import LayoutOp
     from stridelint.analysis.module import ModuleFacts
 
 ELLIPSIS = "…"
@@ -127,6 +128,14 @@ def tensor(
             dtype = dtypes.dtype_of(facts, dtype_of if dtype_of is not None else operand, statement)
             details += size_phrase(dims.sizes, dims.unit, dtypes.itemsize(dtype))
     return named(facts.snippet(operand, SNIPPET_LIMIT), certainty(value), details)
+
+
+def layout_tensor(facts: ModuleFacts, op: LayoutOp) -> str:
+    """What a layout op copies: its broadcast operand (`tensor`), or for an `einops.repeat`,
+    whose operand is not broadcast itself, that operand repeated along the merged axis."""
+    if op.name == "repeat":
+        return f"`{facts.snippet(op.operand, SNIPPET_LIMIT)}` repeated along it"
+    return tensor(facts, op.operand, op.statement, op.value)
 
 
 def op(facts: ModuleFacts, node: cst.CSTNode, operand: cst.CSTNode) -> str:

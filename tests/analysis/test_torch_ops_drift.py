@@ -240,6 +240,23 @@ def test_einops_repeat_is_a_view_exactly_when_no_output_group_merges(pattern, vi
     assert einops_patterns.parse(pattern).merges is not view
 
 
+@pytest.mark.parametrize(
+    ("pattern", "shape", "sizes", "copied"),
+    [("(b t) c -> b (t h w) c", (4, 6), {"b": 2, "h": 3, "w": 5}, True),
+     ("b s k d -> b s (k h) d", (2, 4, 3, 6), {"h": 3}, True),
+     ("t c -> t (h w) c", (4, 6), {"h": 3, "w": 5}, False),  # only new axes joined
+     ("t c -> h (t c)", (4, 6), {"h": 3}, False),  # only the input's axes joined
+     ("t c -> (h t) c", (4, 6), {"h": 3}, True)],
+)  # fmt: skip
+def test_einops_repeat_copies_exactly_when_a_group_joins_a_new_axis_to_an_old_one(pattern, shape, sizes, copied):
+    einops = pytest.importorskip("einops")
+    from stridelint.analysis import einops_patterns
+
+    x = torch.randn(*shape)
+    assert shares_storage(x, einops.repeat(x, pattern, **sizes)) is not copied
+    assert (einops_patterns.merged_new_axis(einops_patterns.parse(pattern)) is not None) is copied
+
+
 def _largest_allocation(fn) -> int:
     """The largest CPU allocation one op made while `fn` ran, in bytes (torch's profiler)."""
     from torch.profiler import ProfilerActivity, profile
