@@ -21,3 +21,14 @@ def new_axes_merged_together(frame_emb, height, width):
 def input_axes_merged(frame_emb, height):
     # `(t c)` joins the input's own axes; the new axis `h` stays whole: nothing broadcast is merged.
     return repeat(frame_emb, "t c -> h (t c)", h=height)
+
+
+def rotary_table(freqs):
+    # Each frequency twice (interleaved rotary pairs): two literal copies, small.
+    return repeat(freqs, "... n -> ... (n r)", r=2)
+
+
+class Mixer(torch.nn.Module):
+    def skip_gain(self):
+        # A per-head parameter repeated per head dim: a model-sized constant, small.
+        return repeat(self.D, "h -> (h p)", p=self.headdim)

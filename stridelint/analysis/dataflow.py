@@ -10,6 +10,7 @@ broadcast tensors on, and the value every name load saw.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -850,6 +851,7 @@ class FunctionFlow:
             or self._small_dims(node)
             or _name_says(_NOISE_LEVEL_NAME, head)
             or self._expands_coordinates(node)
+            or _repeats_a_few_times_or_per_head(node)
         )
         grid = (
             isinstance(receiver, Dense) and receiver.index
@@ -1141,6 +1143,28 @@ def _head_name(node: cst.BaseExpression) -> str | None:
             return node.value
         else:
             return None
+
+
+def _repeats_a_few_times_or_per_head(call: cst.Call) -> bool:
+    """`repeat(freqs, "... n -> ... (n r)", r=2)`: every new axis of an einops pattern has a
+    literal size, FEW_REPEATS copies at most; or `repeat(self.D, "h -> (h p)", p=self.headdim)`:
+    a module's own tensor (a parameter) repeated along per-step dims only (`_SMALL_DIM_NAME`).
+    The same limits as an expand's (`_repeats_a_few_times`, `_spans_only_small_dims`)."""
+    pattern = _pattern_of(call)
+    positional = [a.value for a in call.args if a.keyword is None]
+    if pattern is None or not pattern.new_axes or not positional:
+        return False
+    given = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    sizes = [given.get(axis) for axis in pattern.new_axes]
+    if any(size is None for size in sizes):
+        return False
+    numbers = [literal_int(size) for size in sizes]
+    if all(n is not None and n >= 0 for n in numbers) and math.prod(numbers) <= FEW_REPEATS:
+        return True
+    if not _of_a_module_tensor(positional[0]):
+        return False
+    names = [_size_names(size) for size in sizes]
+    return all(spelled and all(_SMALL_DIM_NAME.fullmatch(n) for n in spelled) for spelled in names)
 
 
 def _is_method(call: cst.Call, name: str) -> bool:

@@ -82,6 +82,21 @@ def test_an_expand_ending_in_a_few_coordinates_is_small(call, small):
     assert isinstance(value, Broadcast) and value.small is small
 
 
+@pytest.mark.parametrize(
+    ("call", "small"),
+    [('repeat(x, "... n -> ... (n r)", r=2)', True), ('repeat(x, "n -> n r", r=2)', True),
+     ('repeat(self.D, "h -> (h p)", p=self.headdim)', True),
+     ('repeat(x, "n -> n r", r=8)', False), ('repeat(x, "h -> (h p)", p=self.headdim)', False),
+     ('repeat(self.D, "h -> (h p)", p=seq_len)', False), ('repeat(x, "n -> n r", r=k)', False)],
+)  # fmt: skip
+def test_an_einops_repeat_a_few_times_or_of_a_parameter_per_head_is_small(call, small):
+    facts = facts_of(f"from einops import repeat\ndef f(self, x, k, seq_len):\n    y = {call}\n")
+    flow = flow_of(facts, "f")
+    # a merged output is a copy: its broadcast is the layout op's (SL301/SL302)
+    value = flow.env.get("y") or next(op.value for op in flow.layout_ops.values())
+    assert isinstance(value, Broadcast) and value.small is small
+
+
 def test_a_cast_to_the_dtype_it_has_is_no_sink():
     code = "def f(a, n):\n    m = a.float().expand(n, 4)\n    y = m.to(torch.float32)\n    z = m.half()\n"
     text = decode(("import torch\n" + code).encode())
