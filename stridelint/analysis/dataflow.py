@@ -24,7 +24,7 @@ from stridelint.analysis import einops_patterns
 from stridelint.analysis import evidence as param_evidence
 from stridelint.analysis.bindings import assigned_name
 from stridelint.analysis.dtypes import names_integer_dtype
-from stridelint.analysis.literals import OTHER, RANGE, call_sizes, index_kind, literal_int
+from stridelint.analysis.literals import OTHER, RANGE, index_kind, literal_int
 from stridelint.analysis.names import dotted
 from stridelint.analysis.node_evidence import NodeEvidence
 from stridelint.analysis.purity import writes_in_place
@@ -698,8 +698,6 @@ class FunctionFlow:
                 return Dense()
             return receiver
         if name in torch_ops.LAYOUT_METHODS and isinstance(receiver, Broadcast):
-            if name == "reshape" and _ends_in_coordinates(node):  # `.reshape(b, -1, 3)`
-                receiver = replace(receiver, small=True)
             self.layout_ops[node] = LayoutOp(node, receiver_node, name, receiver, self._statement)
             return None
         if name in torch_ops.LAYOUT_METHODS and isinstance(receiver, Dense) and receiver.index:
@@ -850,7 +848,6 @@ class FunctionFlow:
             self._expands_to_one_dim(node)
             or self._small_dims(node)
             or _name_says(_NOISE_LEVEL_NAME, head)
-            or self._expands_coordinates(node)
             or _repeats_a_few_times_or_per_head(node)
         )
         grid = (
@@ -885,15 +882,6 @@ class FunctionFlow:
         if dims is None or not dims.candidates:
             return False
         return _repeats_a_few_times(dims) or _spans_only_small_dims(dims, call)
-
-    def _expands_coordinates(self, call: cst.Call) -> bool:
-        """`dirs[:, None, :].expand(b, n, 3)`: an expand ending in a few coordinates
-        (`_ends_in_coordinates`) that it does not grow itself (`x[:, None].expand(-1, 4, 2)`
-        repeats each value 8 times: the literal-repeats rule's to judge)."""
-        if not _is_method(call, "expand") or not _ends_in_coordinates(call):
-            return False
-        dims = provenance.expanded_dims(self.facts, call)
-        return dims is not None and len(dims.nodes) - 1 not in dims.broadcast
 
     def _is_one_number(self, node: cst.BaseExpression) -> bool:
         """A size the code spells as one number (a name may hold a whole `x.shape`)."""
@@ -1165,21 +1153,6 @@ def _repeats_a_few_times_or_per_head(call: cst.Call) -> bool:
         return False
     names = [_size_names(size) for size in sizes]
     return all(spelled and all(_SMALL_DIM_NAME.fullmatch(n) for n in spelled) for spelled in names)
-
-
-def _is_method(call: cst.Call, name: str) -> bool:
-    return isinstance(call.func, cst.Attribute) and call.func.attr.value == name
-
-
-def _ends_in_coordinates(call: cst.Call) -> bool:
-    """`dirs.expand(b, n, 3)`, `.reshape(b, -1, 3)`: two sizes or more, the innermost a literal
-    of 2 to FEW_REPEATS: a few coordinates per position (a point, a direction, a box, a
-    quaternion), small beside the features that other tensors hold per position."""
-    sizes = call_sizes(call)
-    if sizes is None or len(sizes) < 2:
-        return False
-    last = literal_int(sizes[-1])
-    return last is not None and 2 <= last <= FEW_REPEATS
 
 
 def _repeats_a_few_times(dims: provenance.ExpandedDims) -> bool:

@@ -64,22 +64,12 @@ def test_an_expand_to_one_dim_is_small(call):
 
 @pytest.mark.parametrize(
     "call", ["x.expand(4, 8)", "x.expand(n.shape)", "x.expand(n)", "x.expand_as(n)",
-             "x.expand(*n.shape)", "x.expand(n.shape[1:])", "x.expand(4).expand(2, 8)",
-             "x.expand(1, n.shape[0], 8)", "x.expand(max(n.shape))", "x.expand(1, n)"],
+             "x.expand(*n.shape)", "x.expand(n.shape[1:])", "x.expand(4).expand(2, 4)",
+             "x.expand(1, n.shape[0], 2)", "x.expand(max(n.shape))", "x.expand(1, n)"],
 )
 def test_an_expand_that_may_have_several_dims_is_not_small(call):
     value = value_of(f"y = {call}\n")
     assert isinstance(value, Broadcast) and not value.small
-
-
-@pytest.mark.parametrize(
-    ("call", "small"),
-    [("x.expand(n, m, 3)", True), ("x[:, None].expand(-1, m, 4)", True), ("x.expand(n, m, 2)", True),
-     ("x.expand(n, m, 5)", False), ("x.expand(n, m, 1)", False), ("x.expand(n, 3, m)", False)],
-)  # fmt: skip
-def test_an_expand_ending_in_a_few_coordinates_is_small(call, small):
-    value = value_of(f"y = {call}\n")
-    assert isinstance(value, Broadcast) and value.small is small
 
 
 @pytest.mark.parametrize(
@@ -170,7 +160,7 @@ def test_an_expanded_position_vector_is_a_grid(body):
      ("y = x[None].expand(8, -1, -1)\n", False),  # more than a few
      ("y = x[:, None, None].expand(-1, 4, 2)\n", False),  # 4 x 2 = 8
      ("y = x[None].expand(n, -1, -1)\n", False),  # a size the code does not spell
-     ("y = x.expand(3, 8)\n", False)],  # the code does not say which dims grow
+     ("y = x.expand(3, 4)\n", False)],  # the code does not say which dims grow
 )  # fmt: skip
 def test_a_few_literal_repeats_are_small(body, small):
     value = value_of(body)
