@@ -32,3 +32,10 @@ class Mixer(torch.nn.Module):
     def skip_gain(self):
         # A per-head parameter repeated per head dim: a model-sized constant, small.
         return repeat(self.D, "h -> (h p)", p=self.headdim)
+
+
+def key_mask_per_head(scores, mask, heads):
+    # The `()` axis is kept to broadcast against the scores' queries: a batch x heads x keys
+    # copy beside batch x heads x queries x keys scores, small.
+    mask = repeat(mask, "b j -> (b h) () j", h=heads)
+    return scores.masked_fill(~mask, -1e4)

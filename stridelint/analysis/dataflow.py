@@ -1137,11 +1137,15 @@ def _repeats_a_few_times_or_per_head(call: cst.Call) -> bool:
     """`repeat(freqs, "... n -> ... (n r)", r=2)`: every new axis of an einops pattern has a
     literal size, FEW_REPEATS copies at most; or `repeat(self.D, "h -> (h p)", p=self.headdim)`:
     a module's own tensor (a parameter) repeated along per-step dims only (`_SMALL_DIM_NAME`).
-    The same limits as an expand's (`_repeats_a_few_times`, `_spans_only_small_dims`)."""
+    The same limits as an expand's (`_repeats_a_few_times`, `_spans_only_small_dims`). Or an
+    output with a unit axis, `repeat(mask, "b j -> (b h) () j", h=h)`: shaped to broadcast
+    along that axis against a larger tensor (a key mask against the scores), small beside it."""
     pattern = _pattern_of(call)
     positional = [a.value for a in call.args if a.keyword is None]
     if pattern is None or not pattern.new_axes or not positional:
         return False
+    if ("1",) in pattern.right:
+        return True
     given = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
     sizes = [given.get(axis) for axis in pattern.new_axes]
     if any(size is None for size in sizes):

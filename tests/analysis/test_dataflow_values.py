@@ -77,9 +77,11 @@ def test_an_expand_that_may_have_several_dims_is_not_small(call):
     [('repeat(x, "... n -> ... (n r)", r=2)', True), ('repeat(x, "n -> n r", r=2)', True),
      ('repeat(self.D, "h -> (h p)", p=self.headdim)', True),
      ('repeat(x, "n -> n r", r=8)', False), ('repeat(x, "h -> (h p)", p=self.headdim)', False),
-     ('repeat(self.D, "h -> (h p)", p=seq_len)', False), ('repeat(x, "n -> n r", r=k)', False)],
+     ('repeat(self.D, "h -> (h p)", p=seq_len)', False), ('repeat(x, "n -> n r", r=k)', False),
+     ('repeat(x, "b j -> (b h) () j", h=k)', True), ('repeat(x, "b j -> (b h) 1 j", h=k)', True),
+     ('repeat(x, "b j -> (b h) j", h=k)', False)],
 )  # fmt: skip
-def test_an_einops_repeat_a_few_times_or_of_a_parameter_per_head_is_small(call, small):
+def test_an_einops_repeat_a_few_times_per_head_or_to_broadcast_is_small(call, small):
     facts = facts_of(f"from einops import repeat\ndef f(self, x, k, seq_len):\n    y = {call}\n")
     flow = flow_of(facts, "f")
     # a merged output is a copy: its broadcast is the layout op's (SL301/SL302)
