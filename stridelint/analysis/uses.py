@@ -70,6 +70,7 @@ class Use:
     kind: str  # READ | STRIDED_LAUNCH | DENSE | OPAQUE
     why: str
     need: str | None = None  # DENSE: LAUNCH | VIEW | WRITE, what needs it dense; READ: RESHAPE
+    operand: cst.BaseExpression | None = None  # the argument it is passed as, where it is one
 
 
 # What needs a DENSE use's tensor dense.
@@ -105,7 +106,9 @@ def is_output_sized(flow: FunctionFlow, use: Use) -> bool:
     materializing it first costs at most one more buffer of that size: `t` as the index of a
     gather or scatter has the shape of what the op writes or reads. (An elementwise op that
     also reads a dense tensor is not enough: the tensor may be a 0-d `torch.tensor(1.0)`.)"""
-    return isinstance(use.node, cst.Call) and _indexes_a_gather(flow, use.node)
+    return isinstance(use.node, cst.Call) and (
+        _indexes_a_gather(flow, use.node) or _einsum_writes_as_many(flow, use)
+    )
 
 
 # Ops whose `index` tensor has the shape of their output (gather, take_along_dim) or of their
@@ -134,6 +137,29 @@ def _indexes_a_gather(flow: FunctionFlow, call: cst.Call) -> bool:
     return index is not None and isinstance(flow.value_of(index), Derived)
 
 
+def _einsum_writes_as_many(flow: FunctionFlow, use: Use) -> bool:
+    """Whether the tensor is an operand of `torch.einsum("bd,bdn->bdn", a, t)` whose every
+    subscript is one of the output's: the output then has at least as many elements as `t`
+    (each output size is the one its letter has in every operand, or 1)."""
+    call = use.node
+    if use.operand is None or not isinstance(call, cst.Call) or not call.args:
+        return False
+    if flow.facts.imports.resolve(call.func) != "torch.einsum":
+        return False
+    spec = call.args[0].value
+    text = spec.evaluated_value if isinstance(spec, cst.SimpleString) else None
+    if not isinstance(text, str) or "->" not in text or "." in text:
+        return False
+    inputs, output = text.replace(" ", "").split("->")
+    operands = [a.value for a in call.args[1:]]
+    if any(a.star or a.keyword for a in call.args) or len(operands) != len(inputs.split(",")):
+        return False
+    return any(
+        operand is use.operand and set(letters) <= set(output)
+        for letters, operand in zip(inputs.split(","), operands)
+    )
+
+
 def passes_strides(facts: ModuleFacts, launch: cst.Call, tensor: cst.BaseExpression) -> bool:
     """Whether a kernel launch also receives `tensor`'s strides (`*t.stride()`, `t.stride(0)`)."""
     code = facts.text_of(tensor)
@@ -154,8 +180,15 @@ class _UseWalker:
         self.uses: list[Use] = []
         self._followed: set[tuple[str, cst.CSTNode]] = set()
 
-    def add(self, node: cst.CSTNode, kind: str, why: str, need: str | None = None) -> None:
-        self.uses.append(Use(node, kind, why, need))
+    def add(
+        self,
+        node: cst.CSTNode,
+        kind: str,
+        why: str,
+        need: str | None = None,
+        operand: cst.BaseExpression | None = None,
+    ) -> None:
+        self.uses.append(Use(node, kind, why, need, operand))
 
     def code(self, node: cst.CSTNode) -> str:
         return self.facts.snippet(node, 40)
@@ -273,7 +306,7 @@ class _UseWalker:
         elif qualified in _READING_FUNCTIONS or (
             isinstance(func, cst.Name) and func.value in READING_BUILTINS
         ):
-            self.add(call, READ, f"`{self.code(func)}` reads it")
+            self.add(call, READ, f"`{self.code(func)}` reads it", operand=node)
         else:
             self.add(call, OPAQUE, f"it is passed to `{self.code(func)}`")
 

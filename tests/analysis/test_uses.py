@@ -148,3 +148,17 @@ def test_what_a_function_exposes_is_read_once(monkeypatch):
     first = uses._exposed(facts, func)
     count = len(walks)
     assert count > 0 and uses._exposed(facts, func) is first and len(walks) == count
+
+
+def _output_sized(call: str) -> list[bool]:
+    facts = facts_of(f"import torch\ndef f(a, x, n):\n    t = x[:, None].expand(-1, n, -1).reshape(-1, 4)\n    y = {call}\n")
+    flow = flow_of(facts, "f")
+    found = uses.uses_of(facts, flow, node(facts, "x[:, None].expand(-1, n, -1).reshape(-1, 4)", cst.Call))
+    return [uses.is_output_sized(flow, use) for use in found]
+
+
+def test_an_einsum_whose_output_has_every_subscript_of_the_copy_is_output_sized():
+    assert _output_sized('torch.einsum("bd,bdn->bdn", a, t)') == [True]
+    assert _output_sized('torch.einsum("bdn,b->b", t, a)') == [False]  # t's own subscripts are read
+    assert _output_sized('torch.einsum("bd,bdn->bd", a, t)') == [False]  # `n` is summed away
+    assert _output_sized('torch.einsum("...d,bd->bd", a, t)') == [False]  # an ellipsis: unknown
