@@ -22,7 +22,7 @@ from stridelint.analysis import provenance, torch_ops
 from stridelint.analysis import dtypes
 from stridelint.analysis import einops_patterns
 from stridelint.analysis import evidence as param_evidence
-from stridelint.analysis.bindings import assigned_name
+from stridelint.analysis.bindings import assigned_name, reaching_assignment
 from stridelint.analysis.dtypes import names_integer_dtype
 from stridelint.analysis.literals import OTHER, RANGE, index_kind, literal_int
 from stridelint.analysis.names import dotted
@@ -849,6 +849,7 @@ class FunctionFlow:
             or self._small_dims(node)
             or _name_says(_NOISE_LEVEL_NAME, head)
             or _repeats_a_few_times_or_per_head(node)
+            or _moved_to_the_host(self.facts, receiver_node, self._statement)
         )
         grid = (
             isinstance(receiver, Dense) and receiver.index
@@ -1131,6 +1132,43 @@ def _head_name(node: cst.BaseExpression) -> str | None:
             return node.value
         else:
             return None
+
+
+def _moved_to_the_host(
+    facts: ModuleFacts, node: cst.BaseExpression, statement: cst.CSTNode | None, hops: int = 3
+) -> bool:
+    """`out = scores.detach().cpu().sigmoid()`, then `out[:, None].expand(...)`: a chain of
+    views, methods and arithmetic, through the assignments its names read (a few hops), that
+    moves the tensor to the CPU with `.cpu()` or `.to("cpu")`. Host-side post-processing, not
+    the GPU work a kernel wrapper does: its copies are cheap beside the device's (low severity).
+    Arithmetic is on the host when an operand is (a CPU tensor meets only CPU tensors or
+    numbers)."""
+    while True:
+        if isinstance(node, cst.Subscript):
+            node = node.value
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            if _moves_to_cpu(node):
+                return True
+            node = node.func.value
+        elif isinstance(node, cst.BinaryOperation):
+            return _moved_to_the_host(facts, node.left, statement, hops) or _moved_to_the_host(
+                facts, node.right, statement, hops
+            )
+        else:
+            break
+    if not isinstance(node, cst.Name) or hops == 0:
+        return False
+    found = reaching_assignment(facts, node, statement)
+    return found is not None and _moved_to_the_host(facts, found[0].value, found[1], hops - 1)
+
+
+def _moves_to_cpu(call: cst.Call) -> bool:
+    method = call.func.attr.value  # type: ignore[attr-defined]
+    if method == "cpu":
+        return True
+    return method == "to" and any(
+        isinstance(a.value, cst.SimpleString) and a.value.evaluated_value == "cpu" for a in call.args
+    )
 
 
 def _repeats_a_few_times_or_per_head(call: cst.Call) -> bool:

@@ -63,7 +63,10 @@ def all_joined(facts: ModuleFacts, result_uses: list[Use]) -> bool:
 def low_reason(value: Broadcast) -> str | None:
     """Why a finding on `value` is low severity (its materialization is small), or None."""
     if value.small:
-        return "the broadcast is small (one dim, a few literal repeats, per-step dims only, or timesteps)"
+        return (
+            "the broadcast is small or on the host (one dim, a few literal repeats, per-step "
+            "dims only, timesteps, or moved to the CPU)"
+        )
     if value.grid:
         return "it is a position grid, small beside the activations"
     return None

@@ -89,6 +89,19 @@ def test_an_einops_repeat_a_few_times_per_head_or_to_broadcast_is_small(call, sm
     assert isinstance(value, Broadcast) and value.small is small
 
 
+@pytest.mark.parametrize(
+    ("body", "small"),
+    [("h = x.detach().cpu().sigmoid()\ny = h[:, None].expand(-1, n, -1)\n", True),
+     ('h = x.to("cpu")\ng = h * 2\ny = g[:, None].expand(-1, n, -1)\n', True),
+     ("y = x.cpu()[:, None].expand(-1, n, -1)\n", True),
+     ("h = x.detach().cuda()\ny = h[:, None].expand(-1, n, -1)\n", False),
+     ("h = x.to(n)\ny = h[:, None].expand(-1, n, -1)\n", False)],
+)  # fmt: skip
+def test_an_expand_of_a_tensor_moved_to_the_cpu_is_host_side_and_small(body, small):
+    value = value_of(body)
+    assert isinstance(value, Broadcast) and value.small is small
+
+
 def test_a_cast_to_the_dtype_it_has_is_no_sink():
     code = "def f(a, n):\n    m = a.float().expand(n, 4)\n    y = m.to(torch.float32)\n    z = m.half()\n"
     text = decode(("import torch\n" + code).encode())
