@@ -90,16 +90,36 @@ def loads_after(
     loop = _outermost_loop(facts, flow.func, statement)
     loop_span = facts.span(loop) if loop is not None else None
     cut = None if loop is not None else _first_later_rebinding(facts, flow, name, statement)
+    other_branches = _other_branches(facts, flow.func, statement)
     found = []
     for load in flow.loads:
         if load.value != name:
             continue
         offset = facts.span(load)[0]
+        if any(low <= offset < high for low, high in other_branches):
+            continue
         if loop_span is not None and loop_span[0] <= offset < loop_span[1]:
             found.append(load)
         elif offset >= start and (cut is None or offset < cut):
             found.append(load)
     return found
+
+
+def _other_branches(
+    facts: ModuleFacts, func: cst.FunctionDef, statement: cst.CSTNode
+) -> list[tuple[int, int]]:
+    """The spans of the `else`/`elif` branches of the `if` statements `statement` sits in the
+    body of, outside every loop around it: code there never runs after it (inside a loop, a
+    later pass may take the other branch)."""
+    spans = []
+    child, current = statement, facts.parents.get(statement)
+    while current is not None and current is not func:
+        if isinstance(current, (cst.For, cst.While)):
+            spans.clear()  # the branches inside this loop may run after it
+        elif isinstance(current, cst.If) and child is current.body and current.orelse is not None:
+            spans.append(facts.span(current.orelse))
+        child, current = current, facts.parents.get(current)
+    return spans
 
 
 def _first_later_rebinding(

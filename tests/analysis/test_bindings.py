@@ -167,3 +167,31 @@ def test_bound_around_is_empty_outside_comprehensions_and_lambdas():
     )
     load = node(facts, "e", cst.Name, nth=1)
     assert bindings.bound_around(facts, load, statement_of(facts, load)) == set()
+
+
+def test_loads_after_skip_the_other_branches_of_an_if_the_binding_is_in():
+    code = """
+    def f(x, c, d):
+        if c:
+            t = x + 1
+            a = t * 2
+        elif d:
+            b = t
+        else:
+            e = t
+        return t
+    """
+    assert _loads_after(code, "t = x + 1") == ["a = t * 2", "return t"]
+
+
+def test_loads_after_keep_the_other_branch_inside_a_loop():
+    code = """
+    def f(xs, c):
+        for x in xs:
+            if c:
+                t = x + 1
+            else:
+                b = t
+    """
+    # a later pass may take the `else` branch and read the earlier pass's value
+    assert _loads_after(code, "t = x + 1") == ["b = t"]
