@@ -790,7 +790,7 @@ class FunctionFlow:
         mask: the call converts it to a float bias of its full logical size (a sink inside
         the call). A float mask, or one whose dtype the code does not show, is left alone."""
         keyword, position = torch_ops.BOOL_MASK_ARGUMENTS[qualified]
-        named = [(a.value, v) for a, v in arguments if a.keyword is not None and a.keyword.value == keyword]
+        named = [(a.value, v) for a, v in arguments if a.keyword and a.keyword.value == keyword]
         positional = [(a.value, v) for a, v in arguments if a.keyword is None]
         if named:
             mask, value = named[0]
@@ -798,12 +798,15 @@ class FunctionFlow:
             mask, value = positional[position]
         else:
             return
-        if not isinstance(value, Broadcast) or dtypes.dtype_of(self.facts, mask, self._statement) != "bool":
+        if not isinstance(value, Broadcast):
             return
+        if dtypes.dtype_of(self.facts, mask, self._statement) != "bool":
+            return  # a float bias is read through its strides
         sink = self.sinks.get(mask)
         if sink is None:
-            self.sinks[mask] = Sink(mask, "elementwise", ((mask, value),), (), True, self._statement,
-                                    consumer=qualified)
+            operands = ((mask, value),)
+            sink = Sink(mask, "elementwise", operands, (), True, self._statement, consumer=qualified)
+            self.sinks[mask] = sink
         else:  # second loop pass: keep the object, refresh what it saw
             sink.operands = ((mask, value),)
 
@@ -1167,7 +1170,8 @@ def _moves_to_cpu(call: cst.Call) -> bool:
     if method == "cpu":
         return True
     return method == "to" and any(
-        isinstance(a.value, cst.SimpleString) and a.value.evaluated_value == "cpu" for a in call.args
+        isinstance(a.value, cst.SimpleString) and a.value.evaluated_value == "cpu"
+        for a in call.args
     )
 
 

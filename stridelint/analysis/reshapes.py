@@ -62,13 +62,15 @@ def merge_of(facts: ModuleFacts, op: LayoutOp) -> str | None:
     return None
 
 
-def _merged_between_kept_dims(facts: ModuleFacts, call: cst.Call, dims: ExpandedDims) -> str | None:
+def _merged_between_kept_dims(
+    facts: ModuleFacts, call: cst.Call, dims: ExpandedDims
+) -> str | None:
     """`k[:, :, None].expand(-1, -1, g, -1, -1).reshape(b, h, s, d)`: sizes the expand does
     not spell, so no size lines up, but the result has one dim fewer and the one stride-0 dim,
     between two dims that keep the source's own, has a size that is no size or factor of it.
     That dim is merged, then, with a neighbour: a copy unless the neighbour has size 1."""
     sizes = literals.call_sizes(call)
-    if sizes is None or len(sizes) < 2 or len(sizes) != len(dims.sizes) - 1 or len(dims.broadcast) != 1:
+    if sizes is None or not 2 <= len(sizes) == len(dims.sizes) - 1 or len(dims.broadcast) != 1:
         return None
     (broadcast,) = dims.broadcast
     size = dims.sizes[broadcast]

@@ -151,9 +151,10 @@ def test_what_a_function_exposes_is_read_once(monkeypatch):
 
 
 def _output_sized(call: str) -> list[bool]:
-    facts = facts_of(f"import torch\ndef f(a, x, n):\n    t = x[:, None].expand(-1, n, -1).reshape(-1, 4)\n    y = {call}\n")
+    copy = "x[:, None].expand(-1, n, -1).reshape(-1, 4)"
+    facts = facts_of(f"import torch\ndef f(a, x, n):\n    t = {copy}\n    y = {call}\n")
     flow = flow_of(facts, "f")
-    found = uses.uses_of(facts, flow, node(facts, "x[:, None].expand(-1, n, -1).reshape(-1, 4)", cst.Call))
+    found = uses.uses_of(facts, flow, node(facts, copy, cst.Call))
     return [uses.is_output_sized(flow, use) for use in found]
 
 
