@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterator
 
 from stridelint.analysis import torch_ops
-from stridelint.analysis.values import Sink, State
+from stridelint.analysis.values import Broadcast, Sink, State
 from stridelint.findings import Applicability, Finding, Fix
 from stridelint.lazy import lazy_import
 from stridelint.rules import common, wording
@@ -144,7 +144,7 @@ class ElementwiseAfterExpand(Rule):
                 )
 
 
-def _inside_call(code: str, facts: ModuleFacts, sink: Sink, value) -> Finding:
+def _inside_call(code: str, facts: ModuleFacts, sink: Sink, value: Broadcast) -> Finding:
     """A bool mask a call converts to a float bias of its full size (`Sink.consumer`). No
     fix: which attention backend runs may depend on the mask's shape."""
     operand = sink.node
