@@ -805,7 +805,9 @@ class FunctionFlow:
         sink = self.sinks.get(mask)
         if sink is None:
             operands = ((mask, value),)
-            sink = Sink(mask, "elementwise", operands, (), True, self._statement, consumer=qualified)
+            sink = Sink(
+                mask, "elementwise", operands, (), True, self._statement, consumer=qualified
+            )
             self.sinks[mask] = sink
         else:  # second loop pass: keep the object, refresh what it saw
             sink.operands = ((mask, value),)
@@ -828,7 +830,7 @@ class FunctionFlow:
         if repeats and pattern.merges:
             merged = einops_patterns.merged_new_axis(pattern)
             if merged is not None:
-                value = self._broadcast_source(node, operand[0], operand[1])
+                value = self._broadcast_source(node, operand[0], operand[1], pattern)
                 phrase = f"merges the new axis `{merged[0]}` with `{merged[1]}`"
                 self.layout_ops[node] = LayoutOp(
                     node, operand[0], "repeat", value, self._statement, phrase
@@ -837,11 +839,15 @@ class FunctionFlow:
         if pattern.merges:
             return None
         if repeats:
-            return self._broadcast_source(node, operand[0], operand[1])
+            return self._broadcast_source(node, operand[0], operand[1], pattern)
         return operand[1] if isinstance(operand[1], Broadcast) else None
 
     def _broadcast_source(
-        self, node: cst.Call, receiver_node: cst.BaseExpression, receiver: Value
+        self,
+        node: cst.Call,
+        receiver_node: cst.BaseExpression,
+        receiver: Value,
+        pattern: einops_patterns.Pattern | None = None,  # an einops call's, parsed by the caller
     ) -> Broadcast:
         evidence = (NodeEvidence(self.facts, node, "`{}` makes a stride-0 view"),)
         if isinstance(receiver, Broadcast):
@@ -851,7 +857,7 @@ class FunctionFlow:
             self._expands_to_one_dim(node)
             or self._small_dims(node)
             or _name_says(_NOISE_LEVEL_NAME, head)
-            or _repeats_a_few_times_or_per_head(node)
+            or pattern is not None and _repeats_a_few_times_or_per_head(node, pattern)
             or _moved_to_the_host(self.facts, receiver_node, self._statement)
         )
         grid = (
@@ -1175,16 +1181,15 @@ def _moves_to_cpu(call: cst.Call) -> bool:
     )
 
 
-def _repeats_a_few_times_or_per_head(call: cst.Call) -> bool:
+def _repeats_a_few_times_or_per_head(call: cst.Call, pattern: einops_patterns.Pattern) -> bool:
     """`repeat(freqs, "... n -> ... (n r)", r=2)`: every new axis of an einops pattern has a
     literal size, FEW_REPEATS copies at most; or `repeat(self.D, "h -> (h p)", p=self.headdim)`:
     a module's own tensor (a parameter) repeated along per-step dims only (`_SMALL_DIM_NAME`).
     The same limits as an expand's (`_repeats_a_few_times`, `_spans_only_small_dims`). Or an
     output with a unit axis, `repeat(mask, "b j -> (b h) () j", h=h)`: shaped to broadcast
     along that axis against a larger tensor (a key mask against the scores), small beside it."""
-    pattern = _pattern_of(call)
     positional = [a.value for a in call.args if a.keyword is None]
-    if pattern is None or not pattern.new_axes or not positional:
+    if not pattern.new_axes or not positional:
         return False
     if ("1",) in pattern.right:
         return True
@@ -1195,10 +1200,7 @@ def _repeats_a_few_times_or_per_head(call: cst.Call) -> bool:
     numbers = [literal_int(size) for size in sizes]
     if all(n is not None and n >= 0 for n in numbers) and math.prod(numbers) <= FEW_REPEATS:
         return True
-    if not _of_a_module_tensor(positional[0]):
-        return False
-    names = [_size_names(size) for size in sizes]
-    return all(spelled and all(_SMALL_DIM_NAME.fullmatch(n) for n in spelled) for spelled in names)
+    return _of_a_module_tensor(positional[0]) and _named_by_per_step_dims(sizes)
 
 
 def _repeats_a_few_times(dims: provenance.ExpandedDims) -> bool:
@@ -1223,10 +1225,13 @@ def _spans_only_small_dims(dims: provenance.ExpandedDims, call: cst.Call) -> boo
     unspelled = [n for n in dims.nodes if literal_int(n) == -1]
     if unspelled and not (len(unspelled) == 1 and _of_a_module_tensor(call.func.value)):
         return False  # a `-1` keeps a size the code does not spell, unless a parameter's
+    return _named_by_per_step_dims([size for size in dims.nodes if literal_int(size) != -1])
+
+
+def _named_by_per_step_dims(sizes: list[cst.BaseExpression]) -> bool:
+    """Every size is computed from names of per-step dims only (`_SMALL_DIM_NAME`)."""
     names: list[str] = []
-    for size in dims.nodes:
-        if literal_int(size) == -1:
-            continue
+    for size in sizes:
         spelled = _size_names(size)
         if spelled is None:
             return False
