@@ -1001,6 +1001,7 @@ class FunctionFlow:
             index = _keeps_positions(node, kind) and all(
                 isinstance(v, Dense) and v.index or isinstance(v, Scalar) or _is_scalar_literal(e)
                 or v is None and isinstance(e, cst.Attribute)  # `ids * self.config.stride`
+                or v is None and self._is_one_number(e)  # `merge = self.merge_size; ids * merge`
                 for e, v in operands
             )
             return Dense(index)
@@ -1105,7 +1106,7 @@ _POSITION_METHODS = frozenset(
 # Names that say a tensor holds ids, indices, lengths, offsets or positions: integer metadata,
 # a value per token or request, small beside the activations (size-aware findings).
 _INDEX_NAME = re.compile(
-    r"(?:^|_)(?:ids?|idx|idxs|indices|index|lens|lengths|offsets|slots|positions)$"
+    r"(?:^|_)(?:ids?|idx|idxs|inds|indices|index|lens|lengths|offsets|slots|positions)$"
 )
 
 
@@ -1125,12 +1126,20 @@ def _name_says(pattern: re.Pattern[str], name: str | None) -> bool:
     return name is not None and pattern.search(name.lower()) is not None
 
 
+# Constructors of a tensor from Python or NumPy data, as the code spells them.
+_TENSOR_FROM_DATA = frozenset(
+    {"torch.tensor", "torch.Tensor", "torch.as_tensor", "torch.from_numpy", "torch.LongTensor"}
+)
+
+
 def _head_name(node: cst.BaseExpression) -> str | None:
     """The name a view chain starts from: `self.token_slots[:, None]` -> `token_slots`,
-    `(lens + 1).view(b, 1)` -> `lens`."""
+    `(lens + 1).view(b, 1)` -> `lens`, `torch.tensor(t_index).view(-1, 1)` -> `t_index`."""
     while True:
         if isinstance(node, cst.Subscript):
             node = node.value
+        elif isinstance(node, cst.Call) and dotted(node.func) in _TENSOR_FROM_DATA and node.args:
+            node = node.args[0].value  # the data a tensor is made from names what it holds
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
             node = node.func.value
         elif isinstance(node, cst.BinaryOperation):

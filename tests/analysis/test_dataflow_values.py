@@ -161,7 +161,10 @@ def test_abs_of_a_broadcast_tensor_is_elementwise_not_a_number():
      "i = torch.arange(n).clamp(0, 3)\ny = i.expand(4, -1)\n",  # clamped positions
      "i = torch.arange(n) * x.stride\ny = i.expand(4, -1)\n",  # scaled by a setting
      "y = torch.arange(3).reshape(1, 3, 1).expand(n, -1, 4)\n",
-     "i = torch.arange(n)\nif x:\n    i = torch.arange(n) + 1\ny = i.expand(4, -1)\n"],
+     "i = torch.arange(n)\nif x:\n    i = torch.arange(n) + 1\ny = i.expand(4, -1)\n",
+     # scaled by a name that holds one number (`merge_size` by its name, `B` by its shape)
+     "m = x.merge_size\ni = torch.arange(n)[:, None] * m + torch.arange(m)\ny = i.expand(4, -1, -1)\n",
+     "B = x.shape[0]\ni = torch.arange(n) * B\ny = i.expand(4, -1)\n"],
 )
 def test_an_expanded_position_vector_is_a_grid(body):
     value = value_of("import torch\n" + body)
@@ -209,7 +212,12 @@ def test_other_dense_tensors_expand_to_ordinary_broadcasts(body):
      ("y = (x + 1).view(n, 1).expand(n, 4)\n", "y", False),
      ("req_ids = x[:, None]\ny = req_ids.expand(-1, n)\n", "y", True),  # the receiver's name
      ("y_idx = x[:, None].expand(-1, n)\n", "y_idx", True),  # the name it is bound to
-     ("y = x[:, None].expand(-1, n)\n", "y", False)],
+     ("y = x[:, None].expand(-1, n)\n", "y", False),
+     ("freq_grid = x.view(-1, 1, 1).expand(-1, n, n)\n", "freq_grid", False),  # any values
+     ("flat_inds = x[:, None].expand(-1, n)\n", "flat_inds", True),
+     # the data a tensor is made from names it (`torch.tensor(t_index)`), `torch` does not
+     ("y = torch.tensor(t_index).view(-1, 1).expand(-1, n)\n", "y", True),
+     ("y = torch.tensor(scales).view(-1, 1).expand(-1, n)\n", "y", False)],
 )  # fmt: skip
 def test_tensors_named_as_ids_or_lengths_expand_to_grids(body, name, grid):
     value = value_of(body, name)
