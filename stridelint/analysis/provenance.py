@@ -287,6 +287,8 @@ def broadcast_along_different_dims(
     `x.unsqueeze(k).expand_as(t)` (`_inserted_before_expand_as`) where every such `t` is the
     same and, beside other expands, is one of them: `m.masked_fill(p.unsqueeze(1).expand_as(m),
     1)` with `m = m.expand(b, -1, -1)` fills a per-row prefix into a per-row mask."""
+    if _beside_its_own_transpose(facts, [operand for operand, _ in operands], statement):
+        return True
     seen, expanded, targets = [], [], set()
     for operand, _ in operands:
         broadcast = _broadcast_dims(facts, operand, statement)
@@ -307,6 +309,34 @@ def broadcast_along_different_dims(
     ):
         return False
     return len(seen) >= 2 and not frozenset.intersection(*seen)
+
+
+def _beside_its_own_transpose(
+    facts: ModuleFacts, operands: Sequence[cst.BaseExpression], statement: cst.CSTNode | None
+) -> bool:
+    """`a = areas.expand(n, n)` then `a + a.transpose(1, 0)`: an expand whose growable dims
+    are the two the transpose swaps, beside that transpose. Whichever dim the source varies
+    along, the other operand varies along the other: an outer op (a source constant along
+    both would make the result one repeated number, which no code spells this way)."""
+    if len(operands) != 2:
+        return False
+    for plain, swapped in (operands, operands[::-1]):
+        if not (
+            isinstance(swapped, cst.Call)
+            and isinstance(swapped.func, cst.Attribute)
+            and swapped.func.attr.value in ("transpose", "swapaxes", "swapdims")
+            and len(swapped.args) == 2
+            and not any(a.keyword or a.star for a in swapped.args)
+            and facts.imports.resolve(swapped.func) is None
+            and facts.text_of(swapped.func.value) == facts.text_of(plain)
+        ):
+            continue
+        dims = dims_of(facts, plain, statement)
+        if dims is None:
+            return False
+        pair = {dim_index(literal_int(a.value), len(dims.nodes)) for a in swapped.args}
+        return len(pair) == 2 and None not in pair and dims.candidates == pair
+    return False
 
 
 def _inserted_before_expand_as(

@@ -210,6 +210,24 @@ def test_a_transposed_expand_is_broadcast_along_the_swapped_dims(right, differen
 
 
 @pytest.mark.parametrize(
+    ("expand", "right", "different"),
+    [("v.expand(n, n)", "m.transpose(1, 0)", True),  # a vector of unknown rank, either dim
+     ("v.expand(n, n)", "m.T", False),  # not a transpose the code spells with its dims
+     ("v.expand(4, n, n)", "m.transpose(1, 2)", False),  # dim 0 may be grown in both
+     ("v.expand(n, n)", "w.transpose(1, 0)", False),  # another tensor's transpose
+     ("v.expand(n, -1)", "m.transpose(1, 0)", True)],  # dim 0 grows, dim 1 is kept
+)  # fmt: skip
+def test_an_expand_beside_its_own_transpose_over_the_dims_it_may_grow_is_an_outer_op(
+    expand, right, different
+):
+    facts = facts_of(f"def f(v, w, n):\n    m = {expand}\n    y = m + {right}\n")
+    op = node(facts, f"m + {right}", cst.BinaryOperation)
+    operands = [(op.left, None), (op.right, None)]
+    statement = statement_of(facts, op)
+    assert provenance.broadcast_along_different_dims(facts, operands, statement) is different
+
+
+@pytest.mark.parametrize(
     ("between", "broadcast"),
     [("", {3}), ("k.unsqueeze_(0)\n    ", set()), ("k = torch.cat([k, k])\n    ", set())],
 )
