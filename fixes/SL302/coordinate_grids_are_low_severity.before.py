@@ -16,6 +16,11 @@ class PatchPositions:
         frames = torch.tensor(frame_index).view(-1, 1).expand(-1, height * width).long().flatten()
         return rows, t_grid.reshape(-1), frames
 
+    def pairs(self, vertices: int):
+        """Every (i, j) vertex pair of a complete graph, from two broadcast index vectors."""
+        i, j = torch.broadcast_tensors(torch.arange(vertices), torch.arange(vertices)[:, None])
+        return i.contiguous().view(-1), j.contiguous().view(-1)
+
     def tables(self, table, frames: int):
         n, d = table.shape
         return table.unsqueeze(0).expand(frames, n, d).reshape(frames * n, d)

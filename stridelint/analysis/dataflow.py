@@ -375,7 +375,8 @@ class FunctionFlow:
                 source = self.facts.imports.resolve(rhs.func)  # type: ignore[attr-defined]
                 evidence = self.facts.evidence_at(rhs, f"it comes from `{source}`")
                 meshgrid = source == "torch.meshgrid"
-                grid = meshgrid and self._meshes_index_vectors(rhs)  # type: ignore[arg-type]
+                # A meshgrid or broadcast of index vectors only is a coordinate grid.
+                grid = self._meshes_index_vectors(rhs)  # type: ignore[arg-type]
                 grouped = self._groups_its_outputs(rhs, target)  # type: ignore[arg-type]
                 for member, element in enumerate(elements):
                     # A meshgrid of other vectors stays unknown: its outputs vary along
@@ -414,8 +415,9 @@ class FunctionFlow:
         )
 
     def _meshes_index_vectors(self, call: cst.Call) -> bool:
-        """`torch.meshgrid(torch.arange(h), torch.linspace(0, 1, w))` (or of a list of them):
-        a coordinate grid, whose materializations are position grids (size-aware findings)."""
+        """`torch.meshgrid(torch.arange(h), torch.linspace(0, 1, w))`, `torch.broadcast_tensors(
+        torch.arange(v), torch.arange(v)[:, None])` (or of a list of them): a coordinate grid,
+        whose materializations are position grids (size-aware findings)."""
         inputs = [a.value for a in call.args if a.keyword is None]
         if len(inputs) == 1 and isinstance(inputs[0], (cst.List, cst.Tuple)):
             inputs = [e.value for e in inputs[0].elements]

@@ -428,3 +428,14 @@ def test_an_op_over_part_of_a_group_still_materializes_it(body):
 def test_a_strided_call_makes_a_broadcast_when_its_strides_hold_a_literal_zero(call, broadcast):
     facts = facts_of(f"import torch\ndef f(x, n, sizes_and_strides):\n    y = {call}\n")
     assert isinstance(flow_of(facts, "f").env.get("y"), Broadcast) is broadcast
+
+
+@pytest.mark.parametrize(
+    ("call", "grid"),
+    [("torch.broadcast_tensors(torch.arange(n), torch.arange(n)[:, None])", True),
+     ("torch.meshgrid(torch.arange(n), torch.arange(x))", True),
+     ("torch.broadcast_tensors(x, torch.arange(n)[:, None])", False)],  # `x` holds any values
+)  # fmt: skip
+def test_a_broadcast_of_index_vectors_only_is_a_grid(call, grid):
+    value = value_of(f"import torch\nu, y = {call}\n")
+    assert isinstance(value, Broadcast) and value.grid is grid
