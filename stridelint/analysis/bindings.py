@@ -51,6 +51,32 @@ def reaching_assignment(
     """The plain `name = value` that `name`, loaded in `statement`, certainly reads; and the
     statements that may run between the two (a whole loop when one encloses the load but not
     the assignment). None when the last binding is anything else or is not certain."""
+    found = _last_binding(facts, name, statement)
+    if found is None:
+        return None
+    earlier, between = found
+    assign = simple_assignment(earlier, name.value)
+    return (assign, earlier, between) if assign is not None else None
+
+
+def branch_assignments(
+    facts: ModuleFacts, name: cst.Name, statement: cst.CSTNode | None
+) -> list[tuple[cst.Assign, cst.CSTNode]] | None:
+    """When the last binding of `name` before `statement` is an `if` with an `else` whose
+    every branch ends by binding it with a plain `name = value`: those assignments, one a
+    branch, one of which the load certainly reads. None for anything else (no `else`, a
+    branch that binds it otherwise)."""
+    found = _last_binding(facts, name, statement)
+    if found is None or not isinstance(found[0], cst.If):
+        return None
+    return _assignments_ending(facts, found[0], name.value)
+
+
+def _last_binding(
+    facts: ModuleFacts, name: cst.Name, statement: cst.CSTNode | None
+) -> tuple[cst.CSTNode, list[cst.CSTNode]] | None:
+    """The last statement before `statement` that binds `name`, in its block or an enclosing
+    one up to the function, and the statements between (an enclosing loop among them)."""
     between: list[cst.CSTNode] = []
     node = statement
     while node is not None:
@@ -61,8 +87,7 @@ def reaching_assignment(
         index = next(i for i, s in enumerate(siblings) if s is node)
         for earlier in reversed(siblings[:index]):
             if name.value in facts.bound_names(earlier):
-                assign = simple_assignment(earlier, name.value)
-                return (assign, earlier, between) if assign is not None else None
+                return earlier, between
             between.append(earlier)
         owner = facts.parents.get(block)
         while owner is not None and not (
@@ -76,6 +101,33 @@ def reaching_assignment(
             between.append(owner)  # a later statement of the loop runs before the next pass
         node = owner
     return None
+
+
+def _assignments_ending(
+    facts: ModuleFacts, branch: cst.If, name: str
+) -> list[tuple[cst.Assign, cst.CSTNode]] | None:
+    found = []
+    current = branch
+    while True:
+        found.append(_last_assignment(facts, current.body, name))
+        if isinstance(current.orelse, cst.If):  # an `elif`
+            current = current.orelse
+            continue
+        if isinstance(current.orelse, cst.Else):
+            found.append(_last_assignment(facts, current.orelse.body, name))
+            return None if None in found else found  # type: ignore[return-value]
+        return None  # no `else`: the binding before the `if` may reach the load
+
+
+def _last_assignment(
+    facts: ModuleFacts, body: cst.BaseSuite, name: str
+) -> tuple[cst.Assign, cst.CSTNode] | None:
+    """The branch's last binding of `name`, when it is a plain `name = value`."""
+    if not isinstance(body, cst.IndentedBlock):
+        return None
+    last = next((s for s in reversed(body.body) if name in facts.bound_names(s)), None)
+    assign = simple_assignment(last, name) if last is not None else None
+    return (assign, last) if assign is not None else None  # type: ignore[return-value]
 
 
 def loads_after(

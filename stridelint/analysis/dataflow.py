@@ -563,10 +563,15 @@ class FunctionFlow:
     def _ev_Subscript(self, node: cst.Subscript) -> Value:
         base = self.ev(node.value)
         basic = True
-        for element in node.slice:
+        numbers = 0  # the leading entries that are one number each (`e[0]`, `e[b, -1]`)
+        for position, element in enumerate(node.slice):
             inner = element.slice
             if isinstance(inner, cst.Index):
                 index_value = self.ev(inner.value)
+                if position == numbers and isinstance(index_value, Scalar) and not (
+                    isinstance(inner.value, cst.Name) and inner.value.value == "None"
+                ):
+                    numbers += 1
                 if not isinstance(inner.value, (cst.Integer, cst.Name, cst.Ellipsis)) and not (
                     isinstance(index_value, Scalar)
                 ):
@@ -592,6 +597,10 @@ class FunctionFlow:
             return Dense() if isinstance(base, (Broadcast, Dense, Derived)) else None
         if isinstance(base, Broadcast) and base.group is not None:
             return _indexed(base, node)
+        if isinstance(base, Broadcast) and base.leading is not None and numbers >= base.leading:
+            # `rows[b]` of `rows = row.expand(n, -1)`: every dim it may be stride 0 along is
+            # indexed away by a number, what is left is one dense row
+            return None
         return _as_view(base)
 
     def _hook_argument(self, node: cst.Subscript) -> Value:
@@ -868,7 +877,15 @@ class FunctionFlow:
             or _name_says(_INDEX_NAME, head)
             or _name_says(_INDEX_NAME, assigned_name(self._statement))
         )
-        return Broadcast(State.DEFINITE, evidence, local=True, small=small, grid=grid)
+        dims = provenance.expanded_dims(self.facts, node)
+        leading = (
+            max(dims.candidates) + 1
+            if dims is not None and dims.candidates and not isinstance(receiver, Broadcast)
+            else None
+        )
+        return Broadcast(
+            State.DEFINITE, evidence, local=True, small=small, grid=grid, leading=leading
+        )
 
     def _expands_to_one_dim(self, call: cst.Call) -> bool:
         """`t.expand(B)` / `torch.broadcast_to(t, (B,))` with B a number (`x.shape[0]`,
@@ -1068,8 +1085,8 @@ def _as_view(value: Value) -> Value:
     through a view the group does not track may no longer line up with the others."""
     if isinstance(value, Derived):
         return Derived(value.sinks, value.reduced, False)
-    if isinstance(value, Broadcast) and value.group is not None:
-        return replace(value, group=None)
+    if isinstance(value, Broadcast) and (value.group is not None or value.leading is not None):
+        return replace(value, group=None, leading=None)
     return value
 
 
@@ -1108,7 +1125,7 @@ _POSITION_METHODS = frozenset(
 # Names that say a tensor holds ids, indices, lengths, offsets or positions: integer metadata,
 # a value per token or request, small beside the activations (size-aware findings).
 _INDEX_NAME = re.compile(
-    r"(?:^|_)(?:ids?|idx|idxs|inds|indices|index|lens|lengths|offsets|slots|positions)$"
+    r"(?:^|_)(?:ids?|idx|idxs|indx|inds|indices|index|lens|lengths|offsets|slots|positions)$"
 )
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from stridelint.analysis import torch_ops
-from stridelint.analysis.bindings import reaching_assignment
+from stridelint.analysis.bindings import branch_assignments, reaching_assignment
 from stridelint.analysis.names import dotted
 from stridelint.analysis.provenance import expand_parts
 from stridelint.analysis.scalars import is_python_number
@@ -126,9 +126,13 @@ def _dtype_of(
         return "bool"
     if isinstance(node, cst.Name):
         found = reaching_assignment(facts, node, statement)
-        if found is None:  # a parameter: the dtype its callers' broadcasts have, if shown
-            return facts.parameter_dtype(node)
-        return _dtype_of(facts, found[0].value, found[1], depth + 1)
+        if found is not None:
+            return _dtype_of(facts, found[0].value, found[1], depth + 1)
+        branches = branch_assignments(facts, node, statement)
+        if branches is not None:  # `if c: x = a.float() else: x = b.float()`: one dtype
+            dtypes = {_dtype_of(facts, a.value, at, depth + 1) for a, at in branches}
+            return dtypes.pop() if len(dtypes) == 1 else None
+        return facts.parameter_dtype(node)  # a parameter: its callers' broadcasts' dtype
     if isinstance(node, cst.Subscript):
         return _dtype_of(facts, node.value, statement, depth + 1)
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):

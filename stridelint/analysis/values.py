@@ -51,6 +51,10 @@ class Broadcast:
     # wastes nothing; reducing it still repeats the work per copy.
     grid: bool = False
     group: Group | None = None  # one output of a broadcast_tensors-like call; views drop it
+    # Every dim it may be stride 0 along is among its first `leading` dims (an expand whose
+    # sizes the code spells): indexing those away with integers leaves no broadcast. Views,
+    # which may move dims, drop it.
+    leading: int | None = None
 
 
 @dataclass(frozen=True)
@@ -123,17 +127,22 @@ def join(left: Value, right: Value) -> Value:
         return Narrowed()
     if isinstance(left, Broadcast) and isinstance(right, Broadcast):
         evidence = left.evidence + tuple(e for e in right.evidence if e not in left.evidence)
+        leading = None
+        if left.leading is not None and right.leading is not None:
+            leading = max(left.leading, right.leading)
         return Broadcast(
             min(left.state, right.state),
             evidence,
             left.local or right.local,
             left.small and right.small,
             left.grid and right.grid,
+            leading=leading,
         )
     if isinstance(left, Broadcast) or isinstance(right, Broadcast):
         broadcast = left if isinstance(left, Broadcast) else right
         return Broadcast(
-            State.POSSIBLE, broadcast.evidence, broadcast.local, broadcast.small, broadcast.grid
+            State.POSSIBLE, broadcast.evidence, broadcast.local, broadcast.small, broadcast.grid,
+            leading=broadcast.leading,
         )
     if isinstance(left, Dense) and isinstance(right, Dense):
         return Dense(left.index and right.index)

@@ -439,3 +439,20 @@ def test_a_strided_call_makes_a_broadcast_when_its_strides_hold_a_literal_zero(c
 def test_a_broadcast_of_index_vectors_only_is_a_grid(call, grid):
     value = value_of(f"import torch\nu, y = {call}\n")
     assert isinstance(value, Broadcast) and value.grid is grid
+
+
+@pytest.mark.parametrize(
+    ("body", "broadcast"),
+    [("e = x.expand(n, -1)\ny = e[0]\n", False),  # one row of a row repeated
+     ("e = x\nif n:\n    e = x.expand(n, -1)\nfor b in range(n):\n    y = e[b]\n", False),
+     ("e = x[:, None].expand(-1, n, -1)\ny = e[0]\n", True),  # dim 1 is still stride 0
+     ("e = x[:, None].expand(-1, n, -1)\ny = e[0, 1]\n", False),
+     ("e = x[:, None].expand(-1, n, -1)\ny = e[0, :]\n", True),
+     ("e = x.expand(n, -1).unsqueeze(0)\ny = e[0]\n", True),  # a view moved the dims
+     ("e = x.expand(n, -1)\ny = e[None]\n", True),
+     ("e = x.expand_as(n)\ny = e[0]\n", True),  # the code does not say which dims grow
+     ("e = x.expand(n, -1)\ny = e[i]\n", True)],  # `i` may be a slice
+)  # fmt: skip
+def test_indexing_away_every_dim_an_expand_may_grow_leaves_no_broadcast(body, broadcast):
+    value = value_of(body)
+    assert isinstance(value, Broadcast) is broadcast

@@ -115,6 +115,24 @@ def test_a_dtype_set_on_one_branch_only_is_unknown():
     assert _dtype_of(code) is None
 
 
+@pytest.mark.parametrize(
+    ("branches", "dtype"),
+    [("    if c:\n        h = m.half()\n    else:\n        h = n.half()\n", "float16"),
+     ("    if c:\n        h = m.half()\n    elif n:\n        h = n.half()\n"
+      "    else:\n        h = m.to(torch.float16)\n", "float16"),
+     ("    if c:\n        h = m.half()\n    else:\n        h = n.float()\n", None),
+     ("    if c:\n        h = m.half()\n    elif n:\n        h = n.half()\n", None),  # no else
+     ("    if c:\n        h = m.half()\n        h += 1\n    else:\n        h = n.half()\n",
+      None)],  # a branch that ends by another binding
+)  # fmt: skip
+def test_a_dtype_every_branch_of_an_if_gives_is_known_after_it(branches, dtype):
+    code = (
+        "import torch\ndef f(m, n, c):\n" + branches
+        + "    with torch.no_grad():\n        t = h.expand(n, -1)\n        y = t + 1\n"
+    )
+    assert _dtype_of(code) == dtype
+
+
 def test_dtype_of_a_type_as_result_is_the_other_tensors():
     code = (
         "def f(m, n, w):\n    o = w.bfloat16()\n    t = m.type_as(o).expand(n, -1)\n"
