@@ -1249,8 +1249,10 @@ def _spans_only_small_dims(dims: provenance.ExpandedDims, call: cst.Call) -> boo
     repeats, the state and head sizes), no sequence, token, spatial or feature length: the
     result is one step's metadata, small beside the activations it is used with. One `-1`
     may keep a dim of the module's own tensor (`self.dt_bias[:, None].expand(-1,
-    self.head_dim)`: a per-head parameter, its size fixed by the model, not the input)."""
-    unspelled = [n for n in dims.nodes if literal_int(n) == -1]
+    self.head_dim)`: a per-head parameter, its size fixed by the model, not the input). A `-1`
+    on a dim the code inserted keeps it at size 1 (`self.A.unsqueeze(0).unsqueeze(-1)
+    .expand(num_layers, -1, -1)`)."""
+    unspelled = [d for d, n in enumerate(dims.nodes) if literal_int(n) == -1 and d not in dims.unit]
     if unspelled and not (len(unspelled) == 1 and _of_a_module_tensor(call.func.value)):
         return False  # a `-1` keeps a size the code does not spell, unless a parameter's
     return _named_by_per_step_dims([size for size in dims.nodes if literal_int(size) != -1])

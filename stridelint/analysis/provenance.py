@@ -10,7 +10,7 @@ the one assignment a name certainly reads.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING, Sequence
 
@@ -117,8 +117,9 @@ class ExpandedDims:
     nodes: tuple[cst.BaseExpression, ...]  # each size
     broadcast: frozenset[int]  # size-1 dims inserted by `[:, None]`/`unsqueeze` and grown
     kept: frozenset[int]  # dims that keep the source's own stride (`-1`, or a `:` entry)
-    unit: frozenset[int]  # dims expanded to a literal size 1
+    unit: frozenset[int]  # dims of size 1 after it: a literal 1, or a `-1` on an inserted dim
     facts: ModuleFacts = field(compare=False, repr=False)
+    inserted: frozenset[int] = frozenset()  # dims the receiver's indexing or unsqueezes added
 
     @cached_property
     def sizes(self) -> tuple[str, ...]:
@@ -190,17 +191,12 @@ def expanded_dims(
                 inserted.add(position)
             elif kind == SLICE:
                 kept.add(position)
-    elif (
-        isinstance(source, cst.Call)
-        and isinstance(source.func, cst.Attribute)
-        and source.func.attr.value == "unsqueeze"
-        and len(source.args) == 1
-        and literal_int(source.args[0].value) is not None
-    ):
-        dim = literal_int(source.args[0].value)
-        if not -count <= dim < count:
+    elif _unsqueezed_dims(source) is not None:
+        unsqueezed = _unsqueezed_dims(source)
+        placed = _inserted_positions(unsqueezed, count)  # type: ignore[arg-type]
+        if placed is None:
             return None
-        inserted.add(dim % count)
+        inserted |= placed
     else:
         view_sizes = _literal_view_sizes(facts, source)
         if view_sizes is not None and len(view_sizes) == count:  # `v.view(-1, 1).expand(n, m)`
@@ -208,11 +204,45 @@ def expanded_dims(
             kept |= {i for i, size in enumerate(view_sizes) if size == -1}
     broadcast = frozenset(d for d in inserted if d not in kept and d not in unit)
     kept_dims = frozenset(kept - broadcast)
-    dims = ExpandedDims(tuple(sizes), broadcast, kept_dims, frozenset(unit), facts)
+    unit |= inserted & kept_dims  # a `-1` keeps an inserted dim at size 1
+    dims = ExpandedDims(
+        tuple(sizes), broadcast, kept_dims, frozenset(unit), facts, frozenset(inserted)
+    )
     if not broadcast and len(dims.candidates) == 1:
         # `row.expand(n, -1)`: the expand broadcasts something, and only dim 0 can be it
-        dims = ExpandedDims(dims.nodes, dims.candidates, dims.kept, dims.unit, facts)
+        dims = replace(dims, broadcast=dims.candidates)
     return dims
+
+
+def _unsqueezed_dims(source: cst.BaseExpression) -> list[int] | None:
+    """The literal dims of a chain of `unsqueeze` calls, innermost first
+    (`m.unsqueeze(0).unsqueeze(-1)`: [0, -1]); None when source is no such chain."""
+    dims: list[int] = []
+    node = source
+    while (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "unsqueeze"
+        and len(node.args) == 1
+        and literal_int(node.args[0].value) is not None
+    ):
+        dims.insert(0, literal_int(node.args[0].value))  # type: ignore[arg-type]
+        node = node.func.value
+    return dims or None
+
+
+def _inserted_positions(unsqueezed: list[int], count: int) -> set[int] | None:
+    """Where the dims a chain of unsqueezes inserts end up in a result of `count` dims (each
+    later insertion shifts the earlier ones at or after it); None when a dim is out of range."""
+    positions: list[int] = []
+    rank = count - len(unsqueezed)
+    for dim in unsqueezed:
+        rank += 1
+        if not -rank <= dim < rank:
+            return None
+        at = dim % rank
+        positions = [p + 1 if p >= at else p for p in positions] + [at]
+    return set(positions)
 
 
 def _placed_kinds(source: cst.Subscript) -> list[str] | None:

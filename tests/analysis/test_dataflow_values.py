@@ -456,3 +456,17 @@ def test_a_broadcast_of_index_vectors_only_is_a_grid(call, grid):
 def test_indexing_away_every_dim_an_expand_may_grow_leaves_no_broadcast(body, broadcast):
     value = value_of(body)
     assert isinstance(value, Broadcast) is broadcast
+
+
+@pytest.mark.parametrize(
+    ("receiver", "small"),
+    [("self.A.unsqueeze(0).unsqueeze(-1)", True),  # the -1 on the inserted dim keeps size 1
+     ("x.unsqueeze(0).unsqueeze(-1)", False),  # a vector of any length, not the module's
+     ("self.A.unsqueeze(0)", False)],  # two dims of the tensor kept
+)  # fmt: skip
+def test_a_kept_inserted_dim_adds_no_size(receiver, small):
+    code = f"def f(self, x):\n    return {receiver}.expand(self.num_layers, -1, -1)\n"
+    facts = facts_of(code)
+    call = next(n for n in facts.parents if isinstance(n, cst.Call) and _is_expand(n))
+    value = flow_of(facts, "f").value_of(call)
+    assert isinstance(value, Broadcast) and value.small is small

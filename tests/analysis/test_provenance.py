@@ -240,3 +240,16 @@ def test_an_expand_of_a_name_reads_the_view_the_name_was_bound_to(between, broad
     )
     call = node(facts, "k.expand(b, n, h, g, d)", cst.Call)
     assert provenance.expanded_dims(facts, call).broadcast == broadcast
+
+
+@pytest.mark.parametrize(
+    ("expand", "broadcast", "unit"),
+    [("m.unsqueeze(0).unsqueeze(0).unsqueeze(-1).unsqueeze(-1).expand(l, -1, -1, -1, -1)",
+      {0}, {1, 3, 4}),  # a vector placed at dim 2; the kept inserted dims stay size 1
+     ("m.unsqueeze(1).unsqueeze(1).expand(-1, h, w, -1)", {1, 2}, set()),
+     ("m.unsqueeze(-1).unsqueeze(0).expand(b, -1, -1, k)", {0, 3}, set())],
+)  # fmt: skip
+def test_a_chain_of_unsqueezes_places_each_inserted_dim(expand, broadcast, unit):
+    facts = facts_of(f"def f(m, l, h, w, b, k):\n    y = {expand}\n")
+    dims = provenance.expanded_dims(facts, node(facts, expand, cst.Call))
+    assert dims is not None and dims.broadcast == broadcast and dims.unit == unit

@@ -403,6 +403,11 @@ SPECS: dict[str, Spec] = {
             2 * draw_size(draw),
         ))),)
     ),  # fmt: skip
+    "SL201/chained_unsqueezes_name_the_broadcast_dims": Spec((
+        Call("attention_bias", arguments(lambda draw: (
+            draw_tensor(draw, shape=[None, None], dtypes=(torch.bool,)), draw_size(draw),
+            draw_size(draw)))),
+    )),  # fmt: skip
     "SL201/position_grid_cast": Spec(
         (
             Call("frame_features", arguments(lambda draw: (draw_tensor(draw, 2, 2), draw_size(draw)))),
