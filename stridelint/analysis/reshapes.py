@@ -65,10 +65,12 @@ def merge_of(facts: ModuleFacts, op: LayoutOp) -> str | None:
 def _merged_between_kept_dims(
     facts: ModuleFacts, call: cst.Call, dims: ExpandedDims
 ) -> str | None:
-    """`k[:, :, None].expand(-1, -1, g, -1, -1).reshape(b, h, s, d)`: sizes the expand does
-    not spell, so no size lines up, but the result has one dim fewer and the one stride-0 dim,
-    between two dims that keep the source's own, has a size that is no size or factor of it.
-    That dim is merged, then, with a neighbour: a copy unless the neighbour has size 1."""
+    """`k[:, :, None].expand(-1, -1, g, -1, -1).reshape(b, h, s, d)`, `e.unsqueeze(1)
+    .expand(b, s, -1).reshape(-1, self.hidden)`: sizes spelled otherwise than the expand's, so
+    no size lines up, but the result has one dim fewer and the one stride-0 dim, between two
+    dims that are not (kept from the source, or spelled and not inserted), has a size that is
+    no size or factor of it. That dim is merged, then, with a neighbour: a copy unless the
+    neighbour has size 1."""
     sizes = literals.call_sizes(call)
     if sizes is None or not 2 <= len(sizes) == len(dims.sizes) - 1 or len(dims.broadcast) != 1:
         return None
@@ -77,7 +79,10 @@ def _merged_between_kept_dims(
     if any(facts.text_of(f) == size for s in sizes for f in _factors(s)):
         return None
     neighbours = (broadcast - 1, broadcast + 1)
-    if not all(d in dims.kept and d not in dims.unit for d in neighbours):
+    if not all(
+        0 <= d < len(dims.sizes) and d not in dims.unit and d not in dims.inserted
+        for d in neighbours
+    ):
         return None  # at an end, it may stay whole while a size-equal name takes its place
     return f"merges the stride-0 dim `{size}` with a strided dim"
 

@@ -34,6 +34,9 @@ def merge(body: str) -> str | None:
         # neighbour that keeps the source's dim (repeat_kv spelled with the heads' total)
         "y = x[:, :, None].expand(-1, -1, m, -1).reshape(a, self.heads, c)",
         "y = x[:, None].expand(-1, m, n).reshape(a, -1)",  # n restates x's own size
+        # a neighbour spelled, not kept: a per-sample embedding copied per token
+        "y = x.unsqueeze(1).expand(n, m, -1).reshape(-1, self.hidden)",
+        "y = x.unsqueeze(1).expand(n, m, -1).reshape(a.shape[0] * a.shape[1], -1)",
     ],
 )
 def test_flattening_a_stride_0_dim_with_another_copies(body):
@@ -60,6 +63,8 @@ def test_flattening_a_stride_0_dim_with_another_copies(body):
         "y = x[:, :, None].expand(-1, -1, m, -1).reshape(a, b, c, d)",  # may only split
         "y = x[:, None].expand(-1, m, 1).reshape(a, b)",  # may merge only with a size-1 dim
         "y = x[None].expand(m, -1, -1).reshape(a, b)",  # at an end: `a` may be m's size
+        "y = x.unsqueeze(1).expand(n, m, 1).reshape(a, b)",  # may merge only with a size-1 dim
+        "y = x[:, None, None].expand(-1, m, 1, -1).reshape(a, b, c)",  # beside an inserted dim
     ],
 )
 def test_a_reshape_that_may_be_a_view_is_not_a_merge(body):
