@@ -106,6 +106,7 @@ def _last_binding(
 def _assignments_ending(
     facts: ModuleFacts, branch: cst.If, name: str
 ) -> list[tuple[cst.Assign, cst.CSTNode]] | None:
+    """The plain assignment each branch of `if`/`elif`/`else` ends by, when all do."""
     found = []
     current = branch
     while True:

@@ -191,9 +191,8 @@ def expanded_dims(
                 inserted.add(position)
             elif kind == SLICE:
                 kept.add(position)
-    elif _unsqueezed_dims(source) is not None:
-        unsqueezed = _unsqueezed_dims(source)
-        placed = _inserted_positions(unsqueezed, count)  # type: ignore[arg-type]
+    elif (unsqueezed := _unsqueezed_dims(source)) is not None:
+        placed = _inserted_positions(unsqueezed, count)
         if placed is None:
             return None
         inserted |= placed
