@@ -16,3 +16,11 @@ class FilmHead(torch.nn.Module):
         per_token = cond.unsqueeze(1).expand(batch, hidden.shape[1], -1)
         shift, scale = self.modulation(per_token.reshape(-1, self.width)).chunk(2, dim=-1)
         return hidden * (1 + scale.view_as(hidden)) + shift.view_as(hidden)
+
+    def forward_sharded(self, hidden, cond, shards: int):
+        """Rebound on one branch only: where the load reads the expand, the reshape copies."""
+        per_token = cond.unsqueeze(1).expand(hidden.shape[0], hidden.shape[1], -1)
+        if shards > 1:
+            per_token, _ = per_token.chunk(2, dim=1)
+        shift, scale = self.modulation(per_token.reshape(-1, self.width)).chunk(2, dim=-1)
+        return shift, scale

@@ -72,6 +72,41 @@ def branch_assignments(
     return _assignments_ending(facts, found[0], name.value)
 
 
+def possible_assignments(
+    facts: ModuleFacts, name: cst.Name, statement: cst.CSTNode | None
+) -> list[tuple[cst.Assign, cst.CSTNode]]:
+    """The plain `name = value` assignments a load may read: the certain one, or through the
+    `if` that last binds it, each branch's last binding when it is one and, where a branch
+    leaves the name alone (or there is no `else`), those before the `if`. Bindings of other
+    kinds are left out: what they hold is not known."""
+    found = _last_binding(facts, name, statement)
+    if found is None:
+        return []
+    earlier = found[0]
+    assign = simple_assignment(earlier, name.value)
+    if assign is not None:
+        return [(assign, earlier)]
+    if not isinstance(earlier, cst.If):
+        return []
+    bodies, current = [], earlier
+    while isinstance(current, cst.If):
+        bodies.append(current.body)
+        current = current.orelse
+    falls_through = current is None
+    if isinstance(current, cst.Else):
+        bodies.append(current.body)
+    possible = []
+    for body in bodies:
+        last = next((s for s in reversed(body.body) if name.value in facts.bound_names(s)), None)
+        if last is None:
+            falls_through = True
+        elif (branch_assign := simple_assignment(last, name.value)) is not None:
+            possible.append((branch_assign, last))
+    if falls_through:
+        possible += possible_assignments(facts, name, earlier)
+    return possible
+
+
 def _last_binding(
     facts: ModuleFacts, name: cst.Name, statement: cst.CSTNode | None
 ) -> tuple[cst.CSTNode, list[cst.CSTNode]] | None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from stridelint.analysis import literals, provenance
-from stridelint.analysis.bindings import reaching_assignment
+from stridelint.analysis.bindings import possible_assignments, reaching_assignment
 
 if TYPE_CHECKING:
     from stridelint.analysis.dataflow import LayoutOp
@@ -97,6 +97,8 @@ def _known_dims(
     if isinstance(operand, cst.Name):
         found = reaching_assignment(facts, operand, statement)
         if found is None:
+            found = _the_one_expand(facts, operand, statement)
+        if found is None:
             return None
         call, at = found[0].value, found[1]
     if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
@@ -118,6 +120,19 @@ def _known_dims(
         for d, (size, node) in enumerate(zip(dims.sizes, dims.nodes))
     )
     return replace(dims, nodes=nodes)
+
+
+def _the_one_expand(
+    facts: ModuleFacts, name: cst.Name, statement: cst.CSTNode | None
+) -> tuple[cst.Assign, cst.CSTNode] | None:
+    """Of the assignments `name` may read (`token = e.expand(b, s, -1)`, then rebound on one
+    branch only), the one expand among them: where the load reads it, the reshape copies."""
+    expands = [
+        (assign, at)
+        for assign, at in possible_assignments(facts, name, statement)
+        if provenance.expanded_dims(facts, assign.value) is not None
+    ]
+    return expands[0] if len(expands) == 1 else None
 
 
 def _spelled_shape(

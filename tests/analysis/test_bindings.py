@@ -195,3 +195,36 @@ def test_loads_after_keep_the_other_branch_inside_a_loop():
     """
     # a later pass may take the `else` branch and read the earlier pass's value
     assert _loads_after(code, "t = x + 1") == ["b = t"]
+
+
+def _possible(code: str, load_in: str) -> list[str]:
+    facts = facts_of(code)
+    statement = node(facts, load_in, cst.SimpleStatementLine)
+    load = next(n for n in descendants(statement, cst.Name) if n.value == "e")
+    return sorted(facts.text_of(a.value) for a, _ in bindings.possible_assignments(facts, load, statement))
+
+
+def test_possible_assignments_follow_each_branch_and_the_binding_a_branch_leaves():
+    code = """
+        def f(x, n, c):
+            e = x.expand(n, -1)
+            if c:
+                e, _ = split(e)
+            elif n:
+                e = x + 1
+            y = e + 1
+        """
+    assert _possible(code, "y = e + 1") == ["x + 1", "x.expand(n, -1)"]
+
+
+def test_possible_assignments_of_an_if_whose_every_branch_binds_leave_out_the_earlier_one():
+    code = """
+        def f(x, n, c):
+            e = x.expand(n, -1)
+            if c:
+                e = x * 2
+            else:
+                e = x * 3
+            y = e + 1
+        """
+    assert _possible(code, "y = e + 1") == ["x * 2", "x * 3"]

@@ -37,6 +37,8 @@ def merge(body: str) -> str | None:
         # a neighbour spelled, not kept: a per-sample embedding copied per token
         "y = x.unsqueeze(1).expand(n, m, -1).reshape(-1, self.hidden)",
         "y = x.unsqueeze(1).expand(n, m, -1).reshape(a.shape[0] * a.shape[1], -1)",
+        # the one expand among the assignments the name may read
+        "e = x.unsqueeze(1).expand(n, m, -1)\nif n:\n    e, _ = split(e)\ny = e.reshape(-1, self.w)",
     ],
 )
 def test_flattening_a_stride_0_dim_with_another_copies(body):
@@ -65,6 +67,9 @@ def test_flattening_a_stride_0_dim_with_another_copies(body):
         "y = x[None].expand(m, -1, -1).reshape(a, b)",  # at an end: `a` may be m's size
         "y = x.unsqueeze(1).expand(n, m, 1).reshape(a, b)",  # may merge only with a size-1 dim
         "y = x[:, None, None].expand(-1, m, 1, -1).reshape(a, b, c)",  # beside an inserted dim
+        # two expands the name may read: which one is not known
+        "if n:\n    e = x.unsqueeze(1).expand(n, m, -1)\nelse:\n    e = x.unsqueeze(1).expand(m, n, -1)\n"
+        "y = e.reshape(-1, self.w)",
     ],
 )
 def test_a_reshape_that_may_be_a_view_is_not_a_merge(body):
