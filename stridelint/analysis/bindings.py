@@ -69,7 +69,12 @@ def branch_assignments(
     found = _last_binding(facts, name, statement)
     if found is None or not isinstance(found[0], cst.If):
         return None
-    return _assignments_ending(facts, found[0], name.value)
+    bodies, has_else = _branches(found[0])
+    ends = [_branch_end(facts, body, name.value) for body in bodies]
+    if not has_else or any(end is None for end in ends):
+        return None
+    assigns = [(simple_assignment(end, name.value), end) for end in ends]  # type: ignore[arg-type]
+    return None if any(a is None for a, _ in assigns) else assigns  # type: ignore[return-value]
 
 
 def possible_assignments(
@@ -88,23 +93,38 @@ def possible_assignments(
         return [(assign, earlier)]
     if not isinstance(earlier, cst.If):
         return []
-    bodies, current = [], earlier
-    while isinstance(current, cst.If):
-        bodies.append(current.body)
-        current = current.orelse
-    falls_through = current is None
-    if isinstance(current, cst.Else):
-        bodies.append(current.body)
+    bodies, has_else = _branches(earlier)
+    falls_through = not has_else
     possible = []
     for body in bodies:
-        last = next((s for s in reversed(body.body) if name.value in facts.bound_names(s)), None)
-        if last is None:
+        end = _branch_end(facts, body, name.value)
+        if end is None:
             falls_through = True
-        elif (branch_assign := simple_assignment(last, name.value)) is not None:
-            possible.append((branch_assign, last))
+        elif (branch_assign := simple_assignment(end, name.value)) is not None:
+            possible.append((branch_assign, end))
     if falls_through:
         possible += possible_assignments(facts, name, earlier)
     return possible
+
+
+def _branches(statement: cst.If) -> tuple[list[cst.BaseSuite], bool]:
+    """The bodies of an `if` and its `elif`s and `else`, and whether it has an `else`."""
+    bodies: list[cst.BaseSuite] = []
+    current: cst.If | cst.Else | None = statement
+    while isinstance(current, cst.If):
+        bodies.append(current.body)
+        current = current.orelse
+    if isinstance(current, cst.Else):
+        bodies.append(current.body)
+    return bodies, current is not None
+
+
+def _branch_end(facts: ModuleFacts, body: cst.BaseSuite, name: str) -> cst.CSTNode | None:
+    """The last statement of a branch that binds `name`; None when none does. A one-line
+    body (`if c: x = 1`) counts as its whole self."""
+    if not isinstance(body, cst.IndentedBlock):
+        return body if name in facts.bound_names(body) else None
+    return next((s for s in reversed(body.body) if name in facts.bound_names(s)), None)
 
 
 def _last_binding(
@@ -136,34 +156,6 @@ def _last_binding(
             between.append(owner)  # a later statement of the loop runs before the next pass
         node = owner
     return None
-
-
-def _assignments_ending(
-    facts: ModuleFacts, branch: cst.If, name: str
-) -> list[tuple[cst.Assign, cst.CSTNode]] | None:
-    """The plain assignment each branch of `if`/`elif`/`else` ends by, when all do."""
-    found = []
-    current = branch
-    while True:
-        found.append(_last_assignment(facts, current.body, name))
-        if isinstance(current.orelse, cst.If):  # an `elif`
-            current = current.orelse
-            continue
-        if isinstance(current.orelse, cst.Else):
-            found.append(_last_assignment(facts, current.orelse.body, name))
-            return None if None in found else found  # type: ignore[return-value]
-        return None  # no `else`: the binding before the `if` may reach the load
-
-
-def _last_assignment(
-    facts: ModuleFacts, body: cst.BaseSuite, name: str
-) -> tuple[cst.Assign, cst.CSTNode] | None:
-    """The branch's last binding of `name`, when it is a plain `name = value`."""
-    if not isinstance(body, cst.IndentedBlock):
-        return None
-    last = next((s for s in reversed(body.body) if name in facts.bound_names(s)), None)
-    assign = simple_assignment(last, name) if last is not None else None
-    return (assign, last) if assign is not None else None  # type: ignore[return-value]
 
 
 def loads_after(

@@ -864,9 +864,10 @@ class FunctionFlow:
         if isinstance(receiver, Broadcast):
             evidence = evidence + receiver.evidence
         head = _head_name(receiver_node)
+        dims = provenance.expanded_dims(self.facts, node)
         small = (not isinstance(receiver, Broadcast) or receiver.small) and (
             self._expands_to_one_dim(node)
-            or self._small_dims(node)
+            or dims is not None and _small_dims(dims, node)
             or _name_says(_NOISE_LEVEL_NAME, head)
             or pattern is not None and _repeats_a_few_times_or_per_head(node, pattern)
             or _moved_to_the_host(self.facts, receiver_node, self._statement)
@@ -877,7 +878,6 @@ class FunctionFlow:
             or _name_says(_INDEX_NAME, head)
             or _name_says(_INDEX_NAME, assigned_name(self._statement))
         )
-        dims = provenance.expanded_dims(self.facts, node)
         leading = (
             max(dims.candidates) + 1
             if dims is not None and dims.candidates and not isinstance(receiver, Broadcast)
@@ -903,14 +903,6 @@ class FunctionFlow:
         if len(sizes) != 1 or any(a.star for a in call.args):
             return False
         return self._is_one_number(sizes[0])
-
-    def _small_dims(self, call: cst.Call) -> bool:
-        """The expand's dims, read once, repeat its source a few times or span per-step
-        dims only."""
-        dims = provenance.expanded_dims(self.facts, call)
-        if dims is None or not dims.candidates:
-            return False
-        return _repeats_a_few_times(dims) or _spans_only_small_dims(dims, call)
 
     def _is_one_number(self, node: cst.BaseExpression) -> bool:
         """A size the code spells as one number (a name may hold a whole `x.shape`)."""
@@ -1229,6 +1221,13 @@ def _repeats_a_few_times_or_per_head(call: cst.Call, pattern: einops_patterns.Pa
     if all(n is not None and n >= 0 for n in numbers) and math.prod(numbers) <= FEW_REPEATS:
         return True
     return _of_a_module_tensor(positional[0]) and _named_by_per_step_dims(sizes)
+
+
+def _small_dims(dims: provenance.ExpandedDims, call: cst.Call) -> bool:
+    """The expand's dims repeat its source a few times or span per-step dims only."""
+    if not dims.candidates:
+        return False
+    return _repeats_a_few_times(dims) or _spans_only_small_dims(dims, call)
 
 
 def _repeats_a_few_times(dims: provenance.ExpandedDims) -> bool:

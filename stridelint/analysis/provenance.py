@@ -349,22 +349,13 @@ def _beside_its_own_transpose(
     both would make the result one repeated number, which no code spells this way)."""
     if len(operands) != 2:
         return False
-    for plain, swapped in (operands, operands[::-1]):
-        if not (
-            isinstance(swapped, cst.Call)
-            and isinstance(swapped.func, cst.Attribute)
-            and swapped.func.attr.value in ("transpose", "swapaxes", "swapdims")
-            and len(swapped.args) == 2
-            and not any(a.keyword or a.star for a in swapped.args)
-            and facts.imports.resolve(swapped.func) is None
-            and facts.text_of(swapped.func.value) == facts.text_of(plain)
-        ):
+    for plain, other in (operands, operands[::-1]):
+        transposed = _transposed(facts, other)
+        if transposed is None or facts.text_of(transposed[0]) != facts.text_of(plain):
             continue
         dims = dims_of(facts, plain, statement)
-        if dims is None:
-            return False
-        pair = {dim_index(literal_int(a.value), len(dims.nodes)) for a in swapped.args}
-        return len(pair) == 2 and None not in pair and dims.candidates == pair
+        pair = _swapped_dims(transposed[1], dims)
+        return pair is not None and pair[0] != pair[1] and dims.candidates == set(pair)  # type: ignore[union-attr]
     return False
 
 
@@ -413,20 +404,43 @@ def _broadcast_dims(
 ) -> frozenset[int] | None:
     """The dims an operand's expand broadcasts, through a `.transpose(a, b)` of it with
     literal dims (`m & m.transpose(1, 2)`: an outer product of a vector with itself)."""
-    if (
-        isinstance(operand, cst.Call)
-        and isinstance(operand.func, cst.Attribute)
-        and operand.func.attr.value in ("transpose", "swapaxes", "swapdims")
-        and len(operand.args) == 2
-        and facts.imports.resolve(operand.func) is None
-    ):
-        dims = dims_of(facts, operand.func.value, statement)
-        if dims is None or any(a.keyword or a.star for a in operand.args):
+    transposed = _transposed(facts, operand)
+    if transposed is not None:
+        inner, swapped = transposed
+        dims = dims_of(facts, inner, statement)
+        pair = _swapped_dims(swapped, dims)
+        if pair is None:
             return None
-        first, second = (dim_index(literal_int(a.value), len(dims.nodes)) for a in operand.args)
-        if first is None or second is None:
-            return None
+        first, second = pair
         swap = {first: second, second: first}
-        return frozenset(swap.get(d, d) for d in dims.broadcast)
+        return frozenset(swap.get(d, d) for d in dims.broadcast)  # type: ignore[union-attr]
     dims = dims_of(facts, operand, statement)
     return dims.broadcast if dims is not None else None
+
+
+def _transposed(
+    facts: ModuleFacts, node: cst.BaseExpression
+) -> tuple[cst.BaseExpression, Sequence[cst.Arg]] | None:
+    """(the tensor, the two dims) of `t.transpose(a, b)` / `swapaxes` / `swapdims` given two
+    positional dims; None for any other node."""
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value in ("transpose", "swapaxes", "swapdims")
+        and len(node.args) == 2
+        and not any(a.keyword or a.star for a in node.args)
+        and facts.imports.resolve(node.func) is None
+    ):
+        return node.func.value, node.args
+    return None
+
+
+def _swapped_dims(
+    swapped: Sequence[cst.Arg], dims: ExpandedDims | None
+) -> tuple[int, int] | None:
+    """The two dims a transpose swaps, counted from the front of the expand `dims` reads;
+    None when the code does not spell them as literals."""
+    if dims is None:
+        return None
+    first, second = (dim_index(literal_int(a.value), len(dims.nodes)) for a in swapped)
+    return None if first is None or second is None else (first, second)
