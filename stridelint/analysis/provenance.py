@@ -295,10 +295,17 @@ def _literal_view_sizes(facts: ModuleFacts, source: cst.BaseExpression) -> list[
 def dims_of(
     facts: ModuleFacts, operand: cst.BaseExpression, statement: cst.CSTNode | None
 ) -> ExpandedDims | None:
-    """`expanded_dims` of an inline expand, or of the expand a name was bound to."""
+    """`expanded_dims` of an inline expand, or of the expand a name was bound to; through a
+    `.transpose(a, b)` of it with literal dims (the dims trade places)."""
     if isinstance(operand, cst.Name):
         found = reaching_assignment(facts, operand, statement)
-        return expanded_dims(facts, found[0].value) if found is not None else None
+        if found is None:
+            return None
+        operand, statement = found[0].value, found[1]
+    transposed = transpose_parts(facts, operand)
+    if transposed is not None:
+        inner, swapped = transposed
+        return transposed_dims(dims_of(facts, inner, statement), swapped)
     return expanded_dims(facts, operand)
 
 
@@ -320,14 +327,14 @@ def broadcast_along_different_dims(
         return True
     seen, expanded, targets = [], [], set()
     for operand, _ in operands:
-        broadcast = _broadcast_dims(facts, operand, statement)
+        dims = dims_of(facts, operand, statement)
+        broadcast = dims.broadcast if dims is not None else None
         if not broadcast:
             found = _inserted_before_expand_as(facts, operand, statement)
             if found is not None:
                 targets.add(found[0])
                 seen.append(found[1])
                 continue
-            dims = dims_of(facts, operand, statement)
             broadcast = dims.candidates if dims is not None else frozenset()
             if not broadcast:
                 return False
@@ -350,7 +357,7 @@ def _beside_its_own_transpose(
     if len(operands) != 2:
         return False
     for plain, other in (operands, operands[::-1]):
-        transposed = _transposed(facts, other)
+        transposed = transpose_parts(facts, other)
         if transposed is None or facts.text_of(transposed[0]) != facts.text_of(plain):
             continue
         dims = dims_of(facts, plain, statement)
@@ -399,26 +406,7 @@ def _inserted_before_expand_as(
     return facts.text_of(call.args[0].value), inserted
 
 
-def _broadcast_dims(
-    facts: ModuleFacts, operand: cst.BaseExpression, statement: cst.CSTNode | None
-) -> frozenset[int] | None:
-    """The dims an operand's expand broadcasts, through a `.transpose(a, b)` of it with
-    literal dims (`m & m.transpose(1, 2)`: an outer product of a vector with itself)."""
-    transposed = _transposed(facts, operand)
-    if transposed is not None:
-        inner, swapped = transposed
-        dims = dims_of(facts, inner, statement)
-        pair = _swapped_dims(swapped, dims)
-        if pair is None:
-            return None
-        first, second = pair
-        swap = {first: second, second: first}
-        return frozenset(swap.get(d, d) for d in dims.broadcast)  # type: ignore[union-attr]
-    dims = dims_of(facts, operand, statement)
-    return dims.broadcast if dims is not None else None
-
-
-def _transposed(
+def transpose_parts(
     facts: ModuleFacts, node: cst.BaseExpression
 ) -> tuple[cst.BaseExpression, Sequence[cst.Arg]] | None:
     """(the tensor, the two dims) of `t.transpose(a, b)` / `swapaxes` / `swapdims` given two
@@ -444,3 +432,22 @@ def _swapped_dims(
         return None
     first, second = (dim_index(literal_int(a.value), len(dims.nodes)) for a in swapped)
     return None if first is None or second is None else (first, second)
+
+
+def transposed_dims(dims: ExpandedDims | None, swapped: Sequence[cst.Arg]) -> ExpandedDims | None:
+    """The dims of `e.transpose(a, b)` for the expand `e` whose dims are `dims`: each size and
+    each set of dims with `a` and `b` trading places; None where they are not literals."""
+    pair = _swapped_dims(swapped, dims)
+    if pair is None or dims is None:
+        return None
+    first, second = pair
+    swap = {first: second, second: first}
+
+    def moved(group: frozenset[int]) -> frozenset[int]:
+        return frozenset(swap.get(d, d) for d in group)
+
+    nodes = tuple(dims.nodes[swap.get(d, d)] for d in range(len(dims.nodes)))
+    return ExpandedDims(
+        nodes, moved(dims.broadcast), moved(dims.kept), moved(dims.unit), dims.facts,
+        moved(dims.inserted),
+    )

@@ -91,7 +91,7 @@ def _known_dims(
     facts: ModuleFacts, operand: cst.BaseExpression, statement: cst.CSTNode | None
 ) -> ExpandedDims | None:
     """The dims of the expand `operand` comes from (inline, or the one a name certainly
-    reads), with the sizes the code spells elsewhere filled in: an `expand_as(other)` takes
+    reads; through a transpose of it), with the sizes the code spells elsewhere filled in: an `expand_as(other)` takes
     `other`'s spelled shape, and a kept `-1` takes the size the expanded tensor was given."""
     call, at = operand, statement
     if isinstance(operand, cst.Name):
@@ -101,6 +101,10 @@ def _known_dims(
         if found is None:
             return None
         call, at = found[0].value, found[1]
+    transposed = provenance.transpose_parts(facts, call)
+    if transposed is not None:  # `e.expand(s, b, n).transpose(0, 1)`: the expand's dims, swapped
+        inner, swapped = transposed
+        return provenance.transposed_dims(_known_dims(facts, inner, at), swapped)
     if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute):
         return None
     if call.func.attr.value == "expand_as":

@@ -39,6 +39,10 @@ def merge(body: str) -> str | None:
         "y = x.unsqueeze(1).expand(n, m, -1).reshape(a.shape[0] * a.shape[1], -1)",
         # the one expand among the assignments the name may read
         "e = x.unsqueeze(1).expand(n, m, -1)\nif n:\n    e, _ = split(e)\ny = e.reshape(-1, self.w)",
+        # a transpose between the expand and the merge moves the stride-0 dim beside `n`
+        "y = x.unsqueeze(0).expand(m, n, c).transpose(0, 1).reshape(n * m, c)",
+        "e = x[None].expand(m, n, c).transpose(1, 0)\ny = e.reshape(n * m, c)",
+        "e = x[None].expand(m, -1, -1)\ny = e.transpose(0, 1).reshape(-1, c)",
     ],
 )
 def test_flattening_a_stride_0_dim_with_another_copies(body):
@@ -70,6 +74,10 @@ def test_flattening_a_stride_0_dim_with_another_copies(body):
         # two expands the name may read: which one is not known
         "if n:\n    e = x.unsqueeze(1).expand(n, m, -1)\nelse:\n    e = x.unsqueeze(1).expand(m, n, -1)\n"
         "y = e.reshape(-1, self.w)",
+        # the transpose leaves the stride-0 dim apart from the dims the reshape merges
+        "y = x.unsqueeze(0).expand(m, n, c).transpose(1, 2).reshape(m, n * c)",
+        "y = x.unsqueeze(0).expand(m, n, c).transpose(0, 1).reshape(n, m, c)",
+        "y = x.unsqueeze(0).expand(m, n, c).transpose(0, k).reshape(n * m, c)",  # k not literal
     ],
 )
 def test_a_reshape_that_may_be_a_view_is_not_a_merge(body):
