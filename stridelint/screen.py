@@ -21,7 +21,12 @@ kept unit drags in, by name and conservatively (any `Name` or attribute spelled 
 - facts flow forward: from a seed and from the module-level code (always kept) to the
   functions it names (callees, launched kernels, their hooks, stride helpers), transitively;
   and back from a module-level function that makes a broadcast to the functions that call
-  it (it may return the broadcast), which then pass facts on like seeds;
+  it (it may return the broadcast), which then pass facts on like seeds. Inside classes
+  (analysis/classes.py), a method passes facts to the methods it names as attributes
+  (`self.helper(...)`) and to the `forward` of every module-level class its class names (its
+  submodules), keeping its class's `__init__`, which says what those are; a method that makes
+  a broadcast gives it back to the methods naming it, and a `forward` that does to the
+  classes naming its class;
 - scope flows backward: a POSSIBLE finding is reported only in a function reachable from a
   wrapper root (a launch, a hook, a wrapper decorator), so every unit that names a kept one
   is kept, transitively, with the decorated functions (kernels) it and the module-level code
@@ -75,7 +80,7 @@ class _Unit:
 
     name: str
     node: ast.stmt | None = None
-    in_class: bool = False
+    owner: str | None = None  # the module-level class it is a method of
     hit: bool = False  # a broadcast source, a "broadcast" string, a `#` dim, a hint
     names: set[str] = field(default_factory=set)  # `Name` ids
     attributes: set[str] = field(default_factory=set)  # attribute names
@@ -96,6 +101,10 @@ class _Unit:
 
     def mentions(self) -> set[str]:
         return self.names | self.attributes
+
+    @property
+    def in_class(self) -> bool:
+        return self.owner is not None
 
 
 @dataclass(frozen=True)
@@ -134,7 +143,7 @@ def plan(
                 _scan(rest, part, hints)
             for inner in statement.body:
                 if isinstance(inner, _FUNCTIONS):
-                    units.append(_scan_function(inner, hints, in_class=True))
+                    units.append(_scan_function(inner, hints, owner=statement.name))
                 else:
                     _scan(rest, inner, hints)
         else:
@@ -291,8 +300,16 @@ def _closure(
 ) -> set[int]:
     """The ids of the units a finding can involve (see the module docstring)."""
     by_name: dict[str, list[_Unit]] = {}
+    by_owner: dict[str, list[_Unit]] = {}
     for unit in units:
         by_name.setdefault(unit.name, []).append(unit)
+        if unit.owner is not None:
+            by_owner.setdefault(unit.owner, []).append(unit)
+    # the module-level classes each class names (its submodules may be of those)
+    named_classes = {
+        owner: set().union(*(u.names for u in members)) & by_owner.keys()
+        for owner, members in by_owner.items()
+    }
     kept: set[int] = set()
     followed: set[int] = set()  # units whose every name was followed (not only decorators)
 
@@ -313,6 +330,13 @@ def _closure(
             followed.add(id(unit))
             for name in unit.names:
                 frontier.extend((v, True) for v in by_name.get(name, ()) if not v.in_class)
+            if unit.owner is not None:  # `self.helper(...)`; a submodule's forward
+                # the constructor says what the submodules are (analysis/classes.py)
+                frontier.extend((v, False) for v in by_owner[unit.owner] if v.name == "__init__")
+                for name in unit.attributes:
+                    frontier.extend((v, True) for v in by_name.get(name, ()) if v.in_class)
+                for owner in named_classes[unit.owner]:
+                    frontier.extend((v, True) for v in by_owner[owner] if v.name == "forward")
             for name in unit.mentions():
                 frontier.extend((v, False) for v in by_name.get(name, ()) if _decorated(v))
 
@@ -324,6 +348,18 @@ def _closure(
         if not u.in_class and (u.attributes & _SOURCE_ATTRIBUTES or u.names & sources)
     }  # fmt: skip
     forward([(u, True) for u in units if u.names & makers])
+    # a method that makes one gives it back to `self.maker(...)`, and a forward that makes one
+    # to the classes that may hold its class as a submodule
+    method_makers = [
+        u for u in seeds
+        if u.in_class and (u.attributes & _SOURCE_ATTRIBUTES or u.names & sources)
+    ]  # fmt: skip
+    made_by = {u.name for u in method_makers}
+    holders = {u.owner for u in method_makers if u.name == "forward"}
+    forward([
+        (u, True) for u in units
+        if u.in_class and (u.attributes & made_by or named_classes[u.owner] & holders)
+    ])  # fmt: skip
     kept.discard(id(rest))
     if scope != "all":
         for unit in _scope_path(units, kept, rest, wrapper_decorators):
@@ -405,13 +441,13 @@ def _decorator_mentions(unit: _Unit) -> set[str]:
 
 
 def _scan_function(
-    func: ast.FunctionDef | ast.AsyncFunctionDef, hints: frozenset[str], in_class: bool = False
+    func: ast.FunctionDef | ast.AsyncFunctionDef, hints: frozenset[str], owner: str | None = None
 ) -> _Unit:
     """A unit; for a decorated function (maybe a kernel), its decorators and signature
     scanned apart too (`outer`: what stays a seed if its body is device code)."""
-    unit = _scan(_Unit(func.name, func, in_class=in_class), func, hints)
+    unit = _scan(_Unit(func.name, func, owner=owner), func, hints)
     if func.decorator_list:
-        outer = _Unit(func.name, func, in_class=in_class)
+        outer = _Unit(func.name, func, owner=owner)
         for part in (*func.decorator_list, func.args, func.returns):
             if part is not None:
                 _scan(outer, part, hints)

@@ -555,3 +555,36 @@ def test_reference_implementations_that_keep_their_facts_start_nothing_when_hidd
     assert kept(source, reference_seeds=False) == {"ref_with_helper", "helper", "ref_called", "user"}
     only_group = source.split("def ref_with_helper")[0]
     assert kept(only_group, reference_seeds=False) is None
+
+
+def test_facts_follow_calls_into_methods_and_submodules_with_their_constructor():
+    """`self._diff(x)` gives back the method's expand; a block of `self.blocks` receives it:
+    both methods, the block class's forward and the constructor that says what the blocks
+    are (analysis/classes.py) are kept; a method no call reaches is not."""
+    names = kept(
+        """
+        from torch import nn
+
+        class Layer(nn.Module):
+            def forward(self, x, diff):
+                return x * (diff >= 0)
+
+            def extra_repr(self):
+                return "layer"
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.blocks = nn.ModuleList([Layer() for _ in range(2)])
+
+            def _diff(self, x):
+                return x[:, None].expand(-1, 4, -1)
+
+            def forward(self, x):
+                for block in self.blocks:
+                    x = block(x, self._diff(x))
+                return x
+        """
+    )
+    assert names == {"forward", "__init__", "_diff"}
+    assert "extra_repr" not in names

@@ -201,6 +201,27 @@ SEED_CASES = {
         "    return (th.broadcast_to(x, (4, 8)) != 0).sum()\n",
         True,
     ),
+    # facts along calls inside classes (analysis/classes.py): a method's expand returned to
+    # `self.maker(...)`, passed to a block of a ModuleList, compared in the block's forward
+    "a_method_return_passed_to_a_module_list_block": (
+        "from torch import nn\n\n\nclass Layer(nn.Module):\n"
+        "    def forward(self, x, diff=None):\n        return diff.float()\n\n\n"
+        "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.blocks = nn.ModuleList([Layer() for _ in range(2)])\n\n"
+        "    def _diff(self, x):\n        return x[:, None].expand(-1, x.shape[1], -1)\n\n"
+        "    def forward(self, x):\n        diff = self._diff(x)\n"
+        "        for i, block in enumerate(self.blocks):\n            x = block(x, diff=diff)\n"
+        "        return x\n",
+        True,
+    ),
+    "a_submodule_forward_that_returns_its_expand": (
+        "from torch import nn\n\n\nclass Heads(nn.Module):\n"
+        "    def forward(self, m):\n        return m[:, None].expand(-1, m.shape[1], -1)\n\n\n"
+        "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.heads = Heads()\n\n    def unrelated(self, y):\n        return y\n\n"
+        "    def forward(self, m):\n        return self.heads(m).float()\n",
+        True,
+    ),
 }
 
 

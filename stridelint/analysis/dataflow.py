@@ -37,6 +37,7 @@ from stridelint.analysis.values import (
     Derived,
     Group,
     KernelHandle,
+    ModuleRef,
     Narrowed,
     Scalar,
     Sink,
@@ -152,6 +153,31 @@ class FunctionFlow:
         self.env = dict(self.initial_env)
         self._block(self.func.body)
         return self
+
+    @cached_property
+    def _owner(self) -> tuple[str, str] | None:
+        """(the module-level class this is a method of, the name it calls its instance by)."""
+        owner = self.facts.classes.owner.get(self.func)
+        self_name = self.facts.classes.self_name(self.func) if owner is not None else None
+        return (owner, self_name) if owner is not None and self_name is not None else None
+
+    def _on_self(self, node: cst.Attribute) -> str | None:
+        """The class whose instance `node`'s receiver is (`self.x` in a method), else None."""
+        owner = self._owner
+        if owner is None or not isinstance(node.value, cst.Name) or node.value.value != owner[1]:
+            return None
+        return owner[0]
+
+    def _method_call(self, func: cst.Attribute) -> str | None:
+        """`self.helper(...)` or a submodule's `self.norm(...)`: the key of the method it runs."""
+        owner = self._on_self(func)
+        if owner is None:
+            return None
+        key = self.facts.classes.method(owner, func.attr.value)
+        if key is None:
+            found = self.facts.classes.submodule(owner, func.attr.value)
+            key = found[0] if found is not None and not found[1] else None
+        return key
 
     # ---- statements -------------------------------------------------------------------
 
@@ -285,13 +311,36 @@ class FunctionFlow:
         before = dict(self.env)
         for _ in range(2):  # the second pass sees values that flow around the back edge
             self._statement = statement
-            self.ev(header)
+            iterated = self.ev(header)
             if isinstance(statement, cst.For):
-                self._bind(statement.target, Scalar() if _is_range(header) else None)
+                self._bind_loop_target(statement.target, header, iterated)
             self._block(statement.body)
             self.env = join_envs(before, self.env)
         if statement.orelse is not None:
             self._block(statement.orelse.body)
+
+    def _bind_loop_target(
+        self, target: cst.BaseAssignTargetExpression, header: cst.BaseExpression, iterated: Value
+    ) -> None:
+        """A `range` gives numbers; a ModuleList gives its modules, also through `enumerate`
+        (`for i, block in enumerate(self.blocks)`)."""
+        if _is_range(header):
+            self._bind(target, Scalar())
+            return
+        if (
+            isinstance(header, cst.Call)
+            and dotted(header.func) == "enumerate"
+            and len(header.args) == 1
+            and isinstance(target, cst.Tuple)
+            and len(target.elements) == 2
+        ):
+            listed = self._values.get(header.args[0].value)
+            if isinstance(listed, ModuleRef) and listed.many:
+                self._bind(target.elements[0].value, Scalar())
+                self._bind(target.elements[1].value, ModuleRef(listed.callee))
+                return
+        many = isinstance(iterated, ModuleRef) and iterated.many
+        self._bind(target, ModuleRef(iterated.callee) if many else None)  # type: ignore[union-attr]
 
     def _try(self, statement: cst.Try) -> None:
         before = dict(self.env)
@@ -550,6 +599,11 @@ class FunctionFlow:
     def _ev_Attribute(self, node: cst.Attribute) -> Value:
         base = self.ev(node.value)
         name = node.attr.value
+        owner = self._on_self(node)
+        if owner is not None:
+            found = self.facts.classes.submodule(owner, name)
+            if found is not None:
+                return ModuleRef(*found)
         if name in self.facts.kernels and not isinstance(base, (Broadcast, Dense, Derived)):
             return KernelHandle(frozenset({name}))  # `specializations.get(...)._kernel`
         if name in torch_ops.SCALAR_ATTRIBUTES:
@@ -562,6 +616,11 @@ class FunctionFlow:
 
     def _ev_Subscript(self, node: cst.Subscript) -> Value:
         base = self.ev(node.value)
+        if isinstance(base, ModuleRef) and base.many:  # `self.blocks[i]`: one of them
+            for element in node.slice:
+                if isinstance(element.slice, cst.Index):
+                    self.ev(element.slice.value)
+            return ModuleRef(base.callee)
         basic = True
         numbers = 0  # the leading entries that are one number each (`e[0]`, `e[b, -1]`)
         for position, element in enumerate(node.slice):
@@ -654,10 +713,15 @@ class FunctionFlow:
             hook_value = self._hook_get(node)
             if hook_value is not None:
                 return hook_value
+            key = self._method_call(func)
+            if key is not None:
+                return self._call_into(node, key, arguments)
             return self._method(node, func.attr.value, func.value, receiver, arguments)
         if isinstance(func, cst.Subscript):
             launched = self.ev(func)
             arguments = [(arg, self.ev(arg.value)) for arg in node.args]
+            if isinstance(launched, ModuleRef) and not launched.many:  # `self.blocks[i](x)`
+                return self._call_into(node, launched.callee, arguments)
             return self._maybe_launch(node, func, launched, arguments)
         if not isinstance(func, (cst.Name, cst.Attribute)):
             self.ev(func)
@@ -667,6 +731,8 @@ class FunctionFlow:
             if isinstance(held, KernelHandle) and held.launcher:
                 self._launch(node, held, arguments)
                 return None
+            if isinstance(held, ModuleRef) and not held.many:  # `for block in self.blocks`
+                return self._call_into(node, held.callee, arguments)
         if qualified == "functools.partial" and arguments:
             return self._partial(arguments)
         if qualified is not None:
@@ -680,9 +746,14 @@ class FunctionFlow:
             if func.value in torch_ops.SCALAR_BUILTINS:
                 return Scalar()
             if func.value in self.facts.top_functions:
-                self.calls[node] = _call_site(node, func.value, arguments)
-                return self.return_facts.get(func.value)
+                return self._call_into(node, func.value, arguments)
         return None
+
+    def _call_into(self, node: cst.Call, key: str, arguments: list[tuple[cst.Arg, Value]]) -> Value:
+        """A call of a function of this module (`key`, module.py's `callee`): its arguments
+        go to its parameters, and it gives back what it returns when that is summarized."""
+        self.calls[node] = _call_site(node, key, arguments)
+        return self.return_facts.get(key)
 
     # ---- calls ------------------------------------------------------------------------
 
@@ -876,7 +947,7 @@ class FunctionFlow:
             isinstance(receiver, Dense) and receiver.index
             or isinstance(receiver, Broadcast) and receiver.grid
             or _name_says(_INDEX_NAME, head)
-            or _name_says(_INDEX_NAME, assigned_name(self._statement))
+            or _name_says(_INDEX_NAME, self._name_given(node))
         )
         leading = (
             max(dims.candidates) + 1
@@ -886,6 +957,23 @@ class FunctionFlow:
         return Broadcast(
             State.DEFINITE, evidence, local=True, small=small, grid=grid, leading=leading
         )
+
+    def _name_given(self, node: cst.BaseExpression) -> str | None:
+        """The name the statement `name = value` binds, when `node` is that value or what its
+        chain of methods and subscripts starts from (`ids = t.expand(b, -1).contiguous()`), not
+        an argument inside it (`positions = rotate(q.expand(n, 4), positions)`)."""
+        name = assigned_name(self._statement)
+        if name is None:
+            return None
+        value = self._statement.body[0].value  # type: ignore[union-attr]
+        while value is not node:
+            if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+                value = value.func.value
+            elif isinstance(value, (cst.Subscript, cst.Attribute)):
+                value = value.value
+            else:
+                return None
+        return name
 
     def _expands_to_one_dim(self, call: cst.Call) -> bool:
         """`t.expand(B)` / `torch.broadcast_to(t, (B,))` with B a number (`x.shape[0]`,
@@ -1015,6 +1103,10 @@ class FunctionFlow:
                 or v is None and self._is_one_number(e)  # `merge = self.merge_size; ids * merge`
                 for e, v in operands
             )
+            if index and provenance.pairs_a_vector_with_itself(
+                self.facts, [e for e, _ in operands], self._statement
+            ):
+                return Dense()  # the n x n table of pairs: its expands are no position grids
             return Dense(index)
         broadcast = [(expr, v) for expr, v in operands if isinstance(v, Broadcast)]
         if not broadcast:

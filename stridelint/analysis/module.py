@@ -17,6 +17,7 @@ import libcst as cst
 from stridelint.analysis import dtypes, torch_ops
 from stridelint.analysis import evidence as param_evidence
 from stridelint.analysis.bindings import statement_of
+from stridelint.analysis.classes import ClassTable
 from stridelint.analysis.dataflow import CallSite, FunctionFlow
 from stridelint.analysis.launches import launch_parameters
 from stridelint.analysis.names import ImportTable, dotted, iter_statements
@@ -79,6 +80,27 @@ class ModuleFacts:
         # have (`A.float()` of an A the caller made float32 is no copy); filled by `flows`.
         self.parameter_dtypes: dict[str, dict[str, str]] = {}
         self._bound_names: dict[cst.CSTNode, frozenset[str]] = {}
+
+    # ---- the functions calls reach ----------------------------------------------------
+
+    @cached_property
+    def classes(self) -> ClassTable:
+        return ClassTable(self.module)
+
+    def function_key(self, func: cst.FunctionDef) -> str:
+        """How calls name `func`: `Class.method` for a method of a module-level class, else
+        its own name (module functions; nested ones share the name, as before)."""
+        owner = self.classes.owner.get(func)
+        return f"{owner}.{func.name.value}" if owner is not None else func.name.value
+
+    def callee(self, key: str) -> tuple[cst.FunctionDef, bool] | None:
+        """(the function a call site's `key` names, whether the call passes its first
+        parameter itself: a bound method's `self`)."""
+        func = self.top_functions.get(key)
+        if func is not None:
+            return func, False
+        method = self.classes.methods.get(key)
+        return (method.func, method.bound) if method is not None else None
 
     # ---- positions and text -----------------------------------------------------------
 
@@ -208,7 +230,8 @@ class ModuleFacts:
         for _ in range(_INTERPROCEDURAL_ROUNDS):
             flows = {
                 func: self._flow(
-                    func, call_facts.get(func.name.value, {}), hook_facts, globals_, return_facts
+                    func, call_facts.get(self.function_key(func), {}), hook_facts, globals_,
+                    return_facts,
                 )
                 for func in host_functions
             }
@@ -343,14 +366,15 @@ class ModuleFacts:
         hook_facts: dict[str, dict[str, Broadcast]] = {}
         for flow, site, name, expr, value in _broadcast_arguments(self, flows):
             certainty = "" if value.state is State.DEFINITE else "possibly "
+            caller = self.function_key(flow.func) if isinstance(flow.func, cst.FunctionDef) else flow.caller
             message = (
-                f"{_who(flow.caller)} passes a {certainty}broadcast tensor "
+                f"{_who(caller)} passes a {certainty}broadcast tensor "
                 f"`{self.snippet(expr)}` here"
             )
             evidence = (Evidence(message, self.position(site.call)),) + value.evidence
             known = call_facts.setdefault(site.callee, {})
             if name not in known or known[name].state < value.state:
-                known[name] = Broadcast(value.state, evidence, small=value.small)
+                known[name] = Broadcast(value.state, evidence, small=value.small, grid=value.grid)
         for flow in flows.values():
             for site in flow.launches.values():
                 for kernel in (self.kernels.get(name) for name in site.kernels):
@@ -383,8 +407,10 @@ class ModuleFacts:
             current = self.parents.get(current)
         if not isinstance(current, cst.FunctionDef):
             return None
-        dtype = self.parameter_dtypes.get(current.name.value, {}).get(name.value)
-        if dtype is None or self.top_functions.get(current.name.value) is not current:
+        key = self.function_key(current)
+        dtype = self.parameter_dtypes.get(key, {}).get(name.value)
+        found = self.callee(key)
+        if dtype is None or found is None or found[0] is not current:
             return None
         return None if name.value in self.bound_names(current.body) else dtype
 
@@ -404,7 +430,11 @@ class ModuleFacts:
         returned) is not summarized: which callers' values it carries is not known here."""
         summaries: dict[str, Broadcast] = {}
         for func, flow in flows.items():
-            if not isinstance(func, cst.FunctionDef) or func.name.value not in self.top_functions:
+            if not isinstance(func, cst.FunctionDef):
+                continue
+            key = self.function_key(func)
+            found = self.callee(key)
+            if found is None or found[0] is not func:
                 continue
             made = [(r, v) for r, v in flow.returns if isinstance(v, Broadcast) and v.local]
             if not made or _is_generator(func):
@@ -412,8 +442,8 @@ class ModuleFacts:
             every_way = len(made) == len(flow.returns) and not _may_fall_off(func)
             certain = every_way and all(v.state is State.DEFINITE for _, v in made)
             returned, value = made[0]
-            message = f"`{func.name.value}` returns the broadcast `{self.snippet(returned.value)}`"
-            summaries[func.name.value] = Broadcast(
+            message = f"`{key}` returns the broadcast `{self.snippet(returned.value)}`"
+            summaries[key] = Broadcast(
                 State.DEFINITE if certain else State.POSSIBLE,
                 (Evidence(message, self.position(returned)),) + value.evidence,
                 small=all(v.small for _, v in made),
@@ -460,10 +490,11 @@ def _broadcast_arguments(
     name: (the calling flow, the call, the parameter, the argument's code, its value)."""
     for flow in flows.values():
         for site in flow.calls.values():
-            callee = facts.top_functions.get(site.callee)
-            if callee is None:
+            found = facts.callee(site.callee)
+            if found is None:
                 continue
-            params = [p.name.value for p in param_evidence.parameters(callee)]
+            callee, bound = found
+            params = [p.name.value for p in param_evidence.parameters(callee)][int(bound) :]
             for key, expr, value in site.arguments:
                 name = params[key] if isinstance(key, int) and key < len(params) else key
                 if isinstance(value, Broadcast) and isinstance(name, str) and name in params:

@@ -451,3 +451,43 @@ def transposed_dims(dims: ExpandedDims | None, swapped: Sequence[cst.Arg]) -> Ex
         nodes, moved(dims.broadcast), moved(dims.kept), moved(dims.unit), dims.facts,
         moved(dims.inserted),
     )
+
+
+# ---- a vector against itself ---------------------------------------------------------------
+
+
+def pairs_a_vector_with_itself(
+    facts: ModuleFacts, operands: Sequence[cst.BaseExpression], statement: cst.CSTNode | None
+) -> bool:
+    """`pos[None, :] - pos[:, None]`, `b = v.unsqueeze(1); v.unsqueeze(0) - b`: two operands
+    that are one vector with a size-1 dim inserted at different places, so the result is the
+    n x n table of every pair (relative positions, block distances): attention-map shaped,
+    not a position vector, whatever its expands add."""
+    placed = [_vector_and_inserted(facts, operand, statement) for operand in operands]
+    if len(placed) != 2 or None in placed:
+        return False
+    (first, first_at), (second, second_at) = placed  # type: ignore[misc]
+    return first == second and first_at != second_at
+
+
+def _vector_and_inserted(
+    facts: ModuleFacts, node: cst.BaseExpression, statement: cst.CSTNode | None
+) -> tuple[str, frozenset[int]] | None:
+    """(the code of the vector, where its new size-1 dims are) for `v[None, :]`, `v[:, None]`
+    and `v.unsqueeze(k)` with a literal k >= 0, inline or through the one assignment a name
+    certainly reads."""
+    if isinstance(node, cst.Name):
+        found = reaching_assignment(facts, node, statement)
+        if found is None:
+            return None
+        node = found[0].value
+    if isinstance(node, cst.Subscript):
+        placed = _placed_kinds(node)
+        if placed is None or ELLIPSIS in placed:
+            return None
+        inserted = frozenset(i for i, kind in enumerate(placed) if kind == NEW_DIM)
+        return (facts.text_of(node.value), inserted) if inserted else None
+    unsqueezed = _unsqueezed_dims(node)
+    if unsqueezed is None or len(unsqueezed) != 1 or unsqueezed[0] < 0:
+        return None
+    return facts.text_of(node.func.value), frozenset(unsqueezed)  # type: ignore[attr-defined]

@@ -115,7 +115,17 @@ class KernelHandle:
     bound: tuple = ()  # (position or keyword, expr, value) fixed by functools.partial
 
 
-Value = Union[Broadcast, Scalar, Dense, Narrowed, Derived, KernelHandle, None]
+@dataclass(frozen=True)
+class ModuleRef:
+    """A submodule of this module's classes held in a value (`self.norm`), or with `many` a
+    `ModuleList` of them (`self.blocks`: iterating or indexing it gives one): calling one
+    runs the method `callee` names (`Block.forward`; classes.py)."""
+
+    callee: str
+    many: bool = False
+
+
+Value = Union[Broadcast, Scalar, Dense, Narrowed, Derived, KernelHandle, ModuleRef, None]
 
 
 def join(left: Value, right: Value) -> Value:

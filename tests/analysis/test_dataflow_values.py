@@ -90,6 +90,23 @@ def test_an_einops_repeat_a_few_times_per_head_or_to_broadcast_is_small(call, sm
 
 
 @pytest.mark.parametrize(
+    ("body", "grid"),
+    [("i = torch.arange(n) // x.block\nd = i[None, :] - i[:, None]\ny = d.expand(b, h, n, n)\n", False),
+     ("i = torch.arange(n)\nr = i.unsqueeze(1)\nc = i.unsqueeze(0)\ny = (c - r).expand(b, -1, -1)\n", False),
+     ("d = torch.arange(n)[:, None] - torch.arange(n)[None, :]\ny = d.expand(b, -1, -1)\n", False),
+     # two different vectors: a coordinate grid
+     ("d = torch.arange(n)[:, None] - torch.arange(m)[None, :]\ny = d.expand(b, -1, -1)\n", True),
+     # one vector, the same dim inserted: no table of pairs
+     ("i = torch.arange(n)\nd = i[None, :] - i[None, :]\ny = d.expand(b, -1)\n", True)],
+)  # fmt: skip
+def test_a_vector_paired_with_itself_is_a_table_not_a_grid(body, grid):
+    """Every pair of one vector (relative positions, block distances) is n x n, attention
+    shaped: expanded over batch and heads it is no position grid."""
+    value = value_of("import torch\n" + body)
+    assert isinstance(value, Broadcast) and value.grid is grid
+
+
+@pytest.mark.parametrize(
     ("body", "small"),
     [("h = x.detach().cpu().sigmoid()\ny = h[:, None].expand(-1, n, -1)\n", True),
      ('h = x.to("cpu")\ng = h * 2\ny = g[:, None].expand(-1, n, -1)\n', True),
@@ -212,6 +229,7 @@ def test_other_dense_tensors_expand_to_ordinary_broadcasts(body):
      ("y = (x + 1).view(n, 1).expand(n, 4)\n", "y", False),
      ("req_ids = x[:, None]\ny = req_ids.expand(-1, n)\n", "y", True),  # the receiver's name
      ("y_idx = x[:, None].expand(-1, n)\n", "y_idx", True),  # the name it is bound to
+     ("y_idx = x[:, None].expand(-1, n).transpose(0, 1)\n", "y_idx", True),  # through a chain
      ("y = x[:, None].expand(-1, n)\n", "y", False),
      ("freq_grid = x.view(-1, 1, 1).expand(-1, n, n)\n", "freq_grid", False),  # any values
      ("flat_inds = x[:, None].expand(-1, n)\n", "flat_inds", True),
@@ -470,3 +488,13 @@ def test_a_kept_inserted_dim_adds_no_size(receiver, small):
     call = next(n for n in facts.parents if isinstance(n, cst.Call) and _is_expand(n))
     value = flow_of(facts, "f").value_of(call)
     assert isinstance(value, Broadcast) and value.small is small
+
+
+def test_a_name_given_to_a_call_the_expand_is_an_argument_of_says_nothing_of_it():
+    """`positions = rotate(q.expand(...), positions)`: the name is the call's result, the
+    expand a rotation it takes, no position grid."""
+    from tests.analysis.parsed import node
+
+    facts = facts_of("def f(q, positions, n):\n    positions = rotate(q[:, None].expand(-1, n), positions)\n")
+    value = flow_of(facts, "f").value_of(node(facts, "q[:, None].expand(-1, n)", cst.Call))
+    assert isinstance(value, Broadcast) and not value.grid
