@@ -48,7 +48,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from stridelint.analysis import torch_ops  # tables only: no LibCST import
+from stridelint.analysis import INTERPROCEDURAL_ROUNDS, torch_ops  # no LibCST import
 from stridelint.analysis.reference_names import names_a_reference
 from stridelint.findings import Evidence, Position
 from stridelint.prefilter import (
@@ -135,10 +135,12 @@ def plan(
         return Plan(text, True)
     rest = _Unit("<module>")
     units: list[_Unit] = []
+    bases: dict[str, set[str]] = {}  # module-level class -> the names of its bases
     for statement in tree.body:
         if isinstance(statement, _FUNCTIONS):
             units.append(_scan_function(statement, hints))
         elif isinstance(statement, ast.ClassDef):
+            bases[statement.name] = {b.id for b in statement.bases if isinstance(b, ast.Name)}
             for part in (*statement.decorator_list, *statement.bases, *statement.keywords):
                 _scan(rest, part, hints)
             for inner in statement.body:
@@ -160,7 +162,7 @@ def plan(
         return Plan(None, False, 0, len(units))
     if rest_is_seed:  # a top-level broadcast reaches every function that reads its name
         return Plan(text, True, len(units), len(units))
-    kept = _closure(units, seeds, rest, sources, scope, bool(wrapper_decorators))
+    kept = _closure(units, seeds, rest, sources, scope, bool(wrapper_decorators), bases)
     if len(kept) == len(units):
         return Plan(text, True, len(kept), len(units))
     masked = _blank(text, [u for u in units if id(u) not in kept])
@@ -297,6 +299,7 @@ def _closure(
     sources: set[str],
     scope: str,
     wrapper_decorators: bool,
+    bases: dict[str, set[str]],
 ) -> set[int]:
     """The ids of the units a finding can involve (see the module docstring)."""
     by_name: dict[str, list[_Unit]] = {}
@@ -305,61 +308,79 @@ def _closure(
         by_name.setdefault(unit.name, []).append(unit)
         if unit.owner is not None:
             by_owner.setdefault(unit.owner, []).append(unit)
-    # the module-level classes each class names (its submodules may be of those)
-    named_classes = {
-        owner: set().union(*(u.names for u in members)) & by_owner.keys()
-        for owner, members in by_owner.items()
+    lineage = {owner: _lineage(owner, bases) for owner in bases}
+    # attribute -> the module-level classes its constructor names where it assigns it
+    holds = {
+        owner: _submodule_attributes([u for u in by_owner.get(owner, ()) if u.name == "__init__"], set(by_owner))
+        for owner in bases
     }
     kept: set[int] = set()
-    followed: set[int] = set()  # units whose every name was followed (not only decorators)
 
-    def forward(start: list[tuple[_Unit, bool]]) -> None:
+    depth_of: dict[int, int] = {}  # the fewest calls facts take to reach a followed unit
+
+    def forward(start: list[tuple[_Unit, bool]], depth: int = 0) -> None:
         """Facts reach module-level functions by bare-name calls (`top_functions`), kernels
         by any name or attribute (`k[grid]`, `self._kernel[grid]`, tables), and hooks and
-        kernel helpers by a kernel's decorator (`launch_metadata=hook`)."""
-        frontier = list(start)
+        kernel helpers by a kernel's decorator (`launch_metadata=hook`). Inside classes they
+        go as far as the analysis carries them: a call level a round (INTERPROCEDURAL_ROUNDS)."""
+        frontier = [(unit, whole, depth) for unit, whole in start]
         while frontier:
-            unit, whole = frontier.pop()
-            if id(unit) in (followed if whole else kept):
+            unit, whole, at = frontier.pop()
+            if id(unit) in kept and not whole:
+                continue
+            if whole and depth_of.get(id(unit), at + 1) <= at:
                 continue
             kept.add(id(unit))
             # a hook gets facts from launches and passes them on: follow it whole
-            frontier.extend((v, True) for n in _decorator_mentions(unit) for v in by_name.get(n, ()))
+            frontier.extend(
+                (v, True, at + 1) for n in _decorator_mentions(unit) for v in by_name.get(n, ())
+            )
             if not whole:
                 continue
-            followed.add(id(unit))
+            depth_of[id(unit)] = at
             for name in unit.names:
-                frontier.extend((v, True) for v in by_name.get(name, ()) if not v.in_class)
-            if unit.owner is not None:  # `self.helper(...)`; a submodule's forward
+                frontier.extend((v, True, at + 1) for v in by_name.get(name, ()) if not v.in_class)
+            if unit.owner is not None:
                 # the constructor says what the submodules are (analysis/classes.py)
-                frontier.extend((v, False) for v in by_owner[unit.owner] if v.name == "__init__")
-                for name in unit.attributes:
-                    frontier.extend((v, True) for v in by_name.get(name, ()) if v.in_class)
-                for owner in named_classes[unit.owner]:
-                    frontier.extend((v, True) for v in by_owner[owner] if v.name == "forward")
+                frontier.extend((v, False, at) for v in by_owner[unit.owner] if v.name == "__init__")
+                if at + 1 < INTERPROCEDURAL_ROUNDS:  # `self.helper(...)`; a submodule's forward
+                    for name in unit.attributes:
+                        frontier.extend(
+                            (v, True, at + 1) for v in by_name.get(name, ())
+                            if v.owner in lineage[unit.owner]
+                        )  # fmt: skip
+                    for name in unit.attributes & holds[unit.owner].keys():
+                        for owner in holds[unit.owner][name]:
+                            frontier.extend(
+                                (v, True, at + 1) for v in by_owner[owner] if v.name == "forward"
+                            )
             for name in unit.mentions():
-                frontier.extend((v, False) for v in by_name.get(name, ()) if _decorated(v))
+                frontier.extend((v, False, at) for v in by_name.get(name, ()) if _decorated(v))
 
     forward([(u, True) for u in seeds] + [(rest, True)])
     # a call of a function that makes a broadcast may give it back (module.py's return
-    # summaries): its callers hold one as if they made it
+    # summaries, a round later): its callers hold one as if they made it
     makers = {
         u.name for u in seeds
         if not u.in_class and (u.attributes & _SOURCE_ATTRIBUTES or u.names & sources)
     }  # fmt: skip
-    forward([(u, True) for u in units if u.names & makers])
+    forward([(u, True) for u in units if u.names & makers], depth=1)
     # a method that makes one gives it back to `self.maker(...)`, and a forward that makes one
     # to the classes that may hold its class as a submodule
     method_makers = [
         u for u in seeds
         if u.in_class and (u.attributes & _SOURCE_ATTRIBUTES or u.names & sources)
+        and _may_return_a_source(u.node, sources)  # type: ignore[arg-type]
     ]  # fmt: skip
-    made_by = {u.name for u in method_makers}
+    made = {(u.owner, u.name) for u in method_makers}
     holders = {u.owner for u in method_makers if u.name == "forward"}
     forward([
         (u, True) for u in units
-        if u.in_class and (u.attributes & made_by or named_classes[u.owner] & holders)
-    ])  # fmt: skip
+        if u.in_class and (
+            any((owner, name) in made for owner in lineage[u.owner] for name in u.attributes)
+            or any(holds[u.owner].get(name, set()) & holders for name in u.attributes)
+        )
+    ], depth=1)  # fmt: skip
     kept.discard(id(rest))
     if scope != "all":
         for unit in _scope_path(units, kept, rest, wrapper_decorators):
@@ -378,6 +399,97 @@ def _closure(
         forward([(u, False) for u in added])
         changed = bool(added)
     return kept
+
+
+def _may_return_a_source(func: ast.FunctionDef | ast.AsyncFunctionDef, sources: set[str]) -> bool:
+    """Whether a return of `func` may be a view of a broadcast it makes, which is all a return
+    summary carries (module.py): a returned value whose chain of methods, attributes and
+    subscripts (`m[:, None].expand(...).transpose(1, 2)`) holds a source, or starts at a name
+    assigned such a value; an elementwise result or a call taking it as an argument is none."""
+    made: set[str] = set()
+    assigns = [
+        node for node in ast.walk(func)
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) and node.value
+    ]  # fmt: skip
+    changed = True
+    while changed:
+        changed = False
+        for node in assigns:
+            if not _makes(node.value, made, sources):  # type: ignore[arg-type]
+                continue
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for name in ast.walk(target):
+                    if isinstance(name, ast.Name) and name.id not in made:
+                        made.add(name.id)
+                        changed = True
+    return any(
+        isinstance(node, ast.Return) and node.value is not None and _makes(node.value, made, sources)
+        for node in ast.walk(func)
+    )
+
+
+def _makes(value: ast.expr, made: set[str], sources: set[str]) -> bool:
+    """A source on `value`'s chain of receivers, or a chain that starts at a name in `made`;
+    each branch of a conditional or element of a tuple on its own."""
+    if isinstance(value, ast.IfExp):
+        return _makes(value.body, made, sources) or _makes(value.orelse, made, sources)
+    if isinstance(value, (ast.Tuple, ast.List)):
+        return any(_makes(e, made, sources) for e in value.elts)
+    node: ast.expr = value
+    while True:
+        if isinstance(node, ast.Attribute) and node.attr in _SOURCE_ATTRIBUTES:
+            return True
+        if isinstance(node, ast.Call):
+            node = node.func
+        elif isinstance(node, (ast.Attribute, ast.Subscript, ast.Starred)):
+            node = node.value
+        elif isinstance(node, ast.Name):
+            return node.id in made or node.id in sources
+        else:
+            return False
+
+
+def _submodule_attributes(inits: list[_Unit], classes: set[str]) -> dict[str, set[str]]:
+    """attribute -> the module-level classes named where a constructor assigns `self.attribute`
+    or appends to it (`self.blocks = nn.ModuleList([Block() ...])`, `self.blocks.append(
+    Block())`): the classes whose forward calling it may run (analysis/classes.py, read
+    by mention here)."""
+    found: dict[str, set[str]] = {}
+    for init in inits:
+        for node in ast.walk(init.node):  # type: ignore[arg-type]
+            targets: list[ast.expr] = []
+            value: ast.AST | None = None
+            if isinstance(node, ast.Assign):
+                targets, value = node.targets, node.value
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+                targets, value = [node.target], node.value
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                targets, value = [node.func.value], node
+            for target in targets:
+                if (
+                    isinstance(target, ast.Attribute)
+                    and isinstance(target.value, ast.Name)
+                    and target.value.id == "self"
+                    and value is not None
+                ):
+                    named = {n.id for n in ast.walk(value) if isinstance(n, ast.Name)} & classes
+                    if named:
+                        found.setdefault(target.attr, set()).update(named)
+    return found
+
+
+def _lineage(owner: str, bases: dict[str, set[str]]) -> set[str]:
+    """A class and its module-level bases, transitively: where `self.name` may be defined."""
+    found: set[str] = set()
+    pending = [owner]
+    while pending:
+        current = pending.pop()
+        if current in found or current not in bases:
+            continue
+        found.add(current)
+        pending.extend(bases[current])
+    return found
 
 
 def _scope_path(

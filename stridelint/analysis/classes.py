@@ -12,6 +12,7 @@ elsewhere in `__init__`) goes nowhere: the call is left unknown, as before.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import libcst as cst
@@ -48,7 +49,7 @@ class ClassTable:
                     bound = not _decorated_with(statement, "staticmethod")
                     self.methods[key] = Method(key, statement, bound)
                     self.owner[statement] = name
-        self._submodules = {name: _submodules(cls, self._classes) for name, cls in self._classes.items()}
+        self._submodules: dict[str, dict[str, tuple[str, bool]]] = {}  # read when asked
 
     def self_name(self, func: cst.FunctionDef) -> str | None:
         """The name a method calls its instance by (`self`), None for a static method, a
@@ -80,7 +81,11 @@ class ClassTable:
     def submodule(self, owner: str, attribute: str) -> tuple[str, bool] | None:
         """(the key of the `forward` that calling `self.attribute` runs, whether the attribute
         holds a list of such modules rather than one), from what `__init__` assigns it."""
-        found = self._submodules.get(owner, {}).get(attribute)
+        if owner not in self._classes:
+            return None
+        if owner not in self._submodules:
+            self._submodules[owner] = _submodules(self._classes[owner], self._classes)
+        found = self._submodules[owner].get(attribute)
         if found is None or found[0] == _AMBIGUOUS:
             return None
         key = self.method(found[0], _CALLED)
@@ -118,7 +123,7 @@ def _submodules(
             found[attribute] = made
 
     filled: dict[str, set[str | None]] = {}
-    for node in _walk(init.body):
+    for node in _small_statements(init.body):
         if isinstance(node, cst.Assign):
             for target in node.targets:
                 attribute = _self_attribute(target.target)
@@ -128,7 +133,12 @@ def _submodules(
             attribute = _self_attribute(node.target)
             if attribute is not None:
                 note(attribute, None)
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        elif (
+            isinstance(node, cst.Expr)
+            and isinstance(node.value, cst.Call)
+            and isinstance(node.value.func, cst.Attribute)
+        ):
+            node = node.value
             attribute = _self_attribute(node.func.value)
             if attribute is not None and node.func.attr.value in ("append", "extend", "insert"):
                 element = node.args[-1].value if node.args else None
@@ -189,11 +199,33 @@ def _self_attribute(node: cst.BaseExpression) -> str | None:
     return None
 
 
-def _walk(node: cst.CSTNode):
-    """Every node below `node`, nested functions and classes left out (their `self` is not
-    this one)."""
-    for child in node.children:
-        if isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+def _small_statements(block: cst.BaseSuite) -> Iterator[cst.BaseSmallStatement]:
+    """The simple statements of a body, in its `if`/`for`/`while`/`with`/`try` blocks too;
+    nested functions and classes left out (their `self` is not this one)."""
+    if isinstance(block, cst.SimpleStatementSuite):
+        yield from block.body
+        return
+    for statement in block.body:  # type: ignore[union-attr]
+        if isinstance(statement, cst.SimpleStatementLine):
+            yield from statement.body
+        elif isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
             continue
-        yield child
-        yield from _walk(child)
+        else:
+            for suite in _suites(statement):
+                yield from _small_statements(suite)
+
+
+def _suites(statement: cst.BaseStatement) -> Iterator[cst.BaseSuite]:
+    """The blocks of a compound statement: its body, `elif`/`else` arms, handlers, `finally`."""
+    body = getattr(statement, "body", None)
+    if isinstance(body, cst.BaseSuite):
+        yield body
+    for handler in getattr(statement, "handlers", ()):
+        yield handler.body
+    orelse = getattr(statement, "orelse", None)
+    while orelse is not None:
+        yield orelse.body
+        orelse = getattr(orelse, "orelse", None)
+    final = getattr(statement, "finalbody", None)
+    if final is not None:
+        yield final.body

@@ -14,7 +14,7 @@ from functools import cached_property
 
 import libcst as cst
 
-from stridelint.analysis import dtypes, torch_ops
+from stridelint.analysis import INTERPROCEDURAL_ROUNDS, dtypes, torch_ops
 from stridelint.analysis import evidence as param_evidence
 from stridelint.analysis.bindings import statement_of
 from stridelint.analysis.classes import ClassTable
@@ -40,7 +40,6 @@ from stridelint.analysis.node_evidence import NodeEvidence
 from stridelint.findings import Evidence, Position
 from stridelint.source import SourceText
 
-_INTERPROCEDURAL_ROUNDS = 3
 _HOOK_PARAMETERS = ("grid", "kernel", "args")
 
 
@@ -227,14 +226,14 @@ class ModuleFacts:
         hook_facts: dict[str, dict[str, Broadcast]] = {}
         return_facts: dict[str, Broadcast] = {}
         flows: dict[cst.CSTNode, FunctionFlow] = {}
-        for _ in range(_INTERPROCEDURAL_ROUNDS):
-            flows = {
-                func: self._flow(
-                    func, call_facts.get(self.function_key(func), {}), hook_facts, globals_,
-                    return_facts,
-                )
-                for func in host_functions
-            }
+        stale = set(host_functions)
+        for _ in range(INTERPROCEDURAL_ROUNDS):
+            for func in host_functions:  # a flow whose inputs did not change stays as it was
+                if func in stale:
+                    flows[func] = self._flow(
+                        func, call_facts.get(self.function_key(func), {}), hook_facts, globals_,
+                        return_facts,
+                    )
             if module_flow is not None:
                 flows[self.module] = module_flow
             new_calls, new_hooks = self._propagate(flows)
@@ -244,6 +243,13 @@ class ModuleFacts:
                 call_facts, hook_facts, return_facts, self.parameter_dtypes
             ):  # fmt: skip
                 break
+            inputs = _changed(call_facts, new_calls) | _changed(self.parameter_dtypes, new_dtypes)
+            hooks, returns = _changed(hook_facts, new_hooks), _changed(return_facts, new_returns)
+            stale = {
+                func for func in host_functions
+                if self.function_key(func) in inputs or func.name.value in hooks
+                or any(site.callee in returns for site in flows[func].calls.values())
+            }  # fmt: skip
             call_facts, hook_facts, return_facts = new_calls, new_hooks, new_returns
             self.parameter_dtypes = new_dtypes
         return {**flows, **self._lambda_flows(list(flows.values()), globals_)}
@@ -499,6 +505,11 @@ def _broadcast_arguments(
                 name = params[key] if isinstance(key, int) and key < len(params) else key
                 if isinstance(value, Broadcast) and isinstance(name, str) and name in params:
                     yield flow, site, name, expr, value
+
+
+def _changed(before: dict, after: dict) -> set:
+    """The keys whose entry differs between two rounds' facts."""
+    return {key for key in before.keys() | after.keys() if before.get(key) != after.get(key)}
 
 
 def _who(caller: str) -> str:
