@@ -59,24 +59,6 @@ def reaching_assignment(
     return (assign, earlier, between) if assign is not None else None
 
 
-def branch_assignments(
-    facts: ModuleFacts, name: cst.Name, statement: cst.CSTNode | None
-) -> list[tuple[cst.Assign, cst.CSTNode]] | None:
-    """When the last binding of `name` before `statement` is an `if` with an `else` whose
-    every branch ends by binding it with a plain `name = value`: those assignments, one a
-    branch, one of which the load certainly reads. None for anything else (no `else`, a
-    branch that binds it otherwise)."""
-    found = _last_binding(facts, name, statement)
-    if found is None or not isinstance(found[0], cst.If):
-        return None
-    bodies, has_else = _branches(found[0])
-    ends = [_branch_end(facts, body, name.value) for body in bodies]
-    if not has_else or any(end is None for end in ends):
-        return None
-    assigns = [(simple_assignment(end, name.value), end) for end in ends]  # type: ignore[arg-type]
-    return None if any(a is None for a, _ in assigns) else assigns  # type: ignore[return-value]
-
-
 def possible_assignments(
     facts: ModuleFacts, name: cst.Name, statement: cst.CSTNode | None
 ) -> list[tuple[cst.Assign, cst.CSTNode]]:
@@ -84,15 +66,29 @@ def possible_assignments(
     `if` that last binds it, each branch's last binding when it is one and, where a branch
     leaves the name alone (or there is no `else`), those before the `if`. Bindings of other
     kinds are left out: what they hold is not known."""
+    return _assignments(facts, name, statement, every=False) or []
+
+
+def every_assignment(
+    facts: ModuleFacts, name: cst.Name, statement: cst.CSTNode | None
+) -> list[tuple[cst.Assign, cst.CSTNode]] | None:
+    """`possible_assignments` when they are all the bindings the load may read (`m = None`,
+    then `if c: m = x.bool()`); None when any binding on the way is of another kind."""
+    return _assignments(facts, name, statement, every=True)
+
+
+def _assignments(
+    facts: ModuleFacts, name: cst.Name, statement: cst.CSTNode | None, every: bool
+) -> list[tuple[cst.Assign, cst.CSTNode]] | None:
     found = _last_binding(facts, name, statement)
     if found is None:
-        return []
+        return None
     earlier = found[0]
     assign = simple_assignment(earlier, name.value)
     if assign is not None:
         return [(assign, earlier)]
     if not isinstance(earlier, cst.If):
-        return []
+        return None
     bodies, has_else = _branches(earlier)
     falls_through = not has_else
     possible = []
@@ -102,8 +98,13 @@ def possible_assignments(
             falls_through = True
         elif (branch_assign := simple_assignment(end, name.value)) is not None:
             possible.append((branch_assign, end))
+        elif every:
+            return None
     if falls_through:
-        possible += possible_assignments(facts, name, earlier)
+        before = _assignments(facts, name, earlier, every)
+        if before is None and every:
+            return None
+        possible += before or []
     return possible
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from stridelint.analysis import torch_ops
-from stridelint.analysis.bindings import branch_assignments, reaching_assignment
+from stridelint.analysis.bindings import every_assignment, reaching_assignment
 from stridelint.analysis.names import dotted
 from stridelint.analysis.provenance import expand_parts
 from stridelint.analysis.scalars import is_python_number
@@ -128,9 +128,11 @@ def _dtype_of(
         found = reaching_assignment(facts, node, statement)
         if found is not None:
             return _dtype_of(facts, found[0].value, found[1], depth + 1)
-        branches = branch_assignments(facts, node, statement)
+        branches = every_assignment(facts, node, statement)
         if branches is not None:  # `if c: x = a.float() else: x = b.float()`: one dtype
-            dtypes = {_dtype_of(facts, a.value, at, depth + 1) for a, at in branches}
+            tensors = [(a, at) for a, at in branches if not _is_none(a.value)]
+            dtypes = {_dtype_of(facts, a.value, at, depth + 1) for a, at in tensors}
+            # where the load reads `None` (`m = None`, then `if c: m = ...`), it is no tensor
             return dtypes.pop() if len(dtypes) == 1 else None
         return facts.parameter_dtype(node)  # a parameter: its callers' broadcasts' dtype
     if isinstance(node, cst.Subscript):
@@ -260,3 +262,7 @@ def _spells_a_device(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.SimpleString):
         return True
     return (dotted(node) or "").split(".")[-1].endswith("device")
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"

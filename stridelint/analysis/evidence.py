@@ -20,6 +20,10 @@ from stridelint.findings import Evidence
 _BROADCAST_WORD = re.compile(r"broadcast", re.IGNORECASE)
 _BROADCAST_DIM = re.compile(r"(^|[\s'\"])[*]?#")  # `#b`, `*#batch`, after a space or quote
 _SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool", "complex"})
+_BOOL_WORD = re.compile(r"\b(?:bool|boolean|BoolTensor)\b", re.IGNORECASE)
+_OTHER_DTYPE_WORD = re.compile(
+    r"\b(?:float|additive|bias|int|long|half|FloatTensor|LongTensor|ByteTensor)\b", re.IGNORECASE
+)
 
 # Makes the evidence `message` at a node: the analysis reads the node's position only when a
 # finding shows it (node_evidence.py), since the first position costs a code generation.
@@ -54,6 +58,27 @@ def docstring_evidence(func: cst.FunctionDef, evidence_at: EvidenceAt) -> dict[s
         entry = entries.get(name) or _lines_quoting(prose, name)
         if entry and _BROADCAST_WORD.search(entry):
             found[name] = _docstring_says(func, name, evidence_at)
+    return found
+
+
+def documented_dtypes(func: cst.FunctionDef) -> dict[str, str]:
+    """Parameters whose docstring entry (or the prose sentences that quote them) says they are
+    boolean and names no other dtype: `mask (torch.BoolTensor): ...`, "``mask`` is a boolean
+    key-padding mask". The dtype a mask argument must have for a call to convert it in full
+    (`torch_ops.BOOL_MASK_ARGUMENTS`) is often shown nowhere else."""
+    docstring = func.get_docstring(clean=True)
+    if not docstring:
+        return {}
+    entries = _docstring_entries(docstring)
+    sentences = re.split(r"(?<=[.;])\s+", " ".join(_prose(docstring, entries).split()))
+    found = {}
+    for param in parameters(func):
+        name = param.name.value
+        entry = entries.get(name) or " ".join(
+            s for s in sentences if f"`{name}`" in s or f"``{name}``" in s
+        )
+        if entry and _BOOL_WORD.search(entry) and not _OTHER_DTYPE_WORD.search(entry):
+            found[name] = "bool"
     return found
 
 

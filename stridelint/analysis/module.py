@@ -79,6 +79,7 @@ class ModuleFacts:
         # have (`A.float()` of an A the caller made float32 is no copy); filled by `flows`.
         self.parameter_dtypes: dict[str, dict[str, str]] = {}
         self._bound_names: dict[cst.CSTNode, frozenset[str]] = {}
+        self._documented_dtypes: dict[cst.FunctionDef, dict[str, str]] = {}
 
     # ---- the functions calls reach ----------------------------------------------------
 
@@ -406,19 +407,22 @@ class ModuleFacts:
         return known
 
     def parameter_dtype(self, name: cst.Name) -> str | None:
-        """The dtype `name` has as a parameter of a module function that never rebinds it,
-        when every broadcast its callers pass is shown to have that dtype (parameter_dtypes)."""
+        """The dtype `name` has as a parameter of a function that never rebinds it: the one
+        every broadcast its callers pass is shown to have (parameter_dtypes), else the one its
+        docstring gives it (`evidence.documented_dtypes`)."""
         current = self.parents.get(name)
         while current is not None and not isinstance(current, (cst.FunctionDef, cst.Lambda)):
             current = self.parents.get(current)
-        if not isinstance(current, cst.FunctionDef):
+        if not isinstance(current, cst.FunctionDef) or name.value in self.bound_names(current.body):
             return None
         key = self.function_key(current)
         dtype = self.parameter_dtypes.get(key, {}).get(name.value)
         found = self.callee(key)
         if dtype is None or found is None or found[0] is not current:
-            return None
-        return None if name.value in self.bound_names(current.body) else dtype
+            if current not in self._documented_dtypes:
+                self._documented_dtypes[current] = param_evidence.documented_dtypes(current)
+            return self._documented_dtypes[current].get(name.value)
+        return dtype
 
     def bound_names(self, node: cst.CSTNode) -> frozenset[str]:
         """tree.assigned_names of a node of this module, remembered: the trees never change,

@@ -151,7 +151,7 @@ def _inside_call(code: str, facts: ModuleFacts, sink: Sink, value: Broadcast) ->
     tensor = wording.tensor(facts, operand, sink.statement, value, operand)
     called = (sink.consumer or "").rsplit(".", 1)[-1]
     message = (
-        f"`{called}` makes a full-size float bias of the bool mask {tensor}: pass the mask "
+        f"`{called}` makes a full-size float bias of {tensor}, a bool mask: pass the mask "
         "before the expand, it broadcasts"
     )
     return common.finding(code, facts, operand, sink.statement, message, value)

@@ -228,3 +228,26 @@ def test_possible_assignments_of_an_if_whose_every_branch_binds_leave_out_the_ea
             y = e + 1
         """
     assert _possible(code, "y = e + 1") == ["x * 2", "x * 3"]
+
+
+def _every(code: str):
+    facts = facts_of(code)
+    statement = node(facts, "y = e + 1", cst.SimpleStatementLine)
+    load = next(n for n in descendants(statement, cst.Name) if n.value == "e")
+    found = bindings.every_assignment(facts, load, statement)
+    return None if found is None else sorted(facts.text_of(a.value) for a, _ in found)
+
+
+def test_every_assignment_lists_each_plain_binding_a_load_may_read():
+    assert _every("def f(x, c):\n    e = None\n    if c:\n        e = x.half()\n    y = e + 1\n") == [
+        "None", "x.half()"
+    ]
+    assert _every(
+        "def f(x, c):\n    if c:\n        e = x.half()\n    else:\n        e = x.float()\n    y = e + 1\n"
+    ) == ["x.float()", "x.half()"]
+
+
+def test_every_assignment_is_none_where_a_binding_on_the_way_is_not_plain():
+    # a tuple binding in one branch: what it holds is not known, so the list would be partial
+    assert _every("def f(x, c):\n    e = None\n    if c:\n        e, _ = x\n    y = e + 1\n") is None
+    assert _every("def f(x, c):\n    if c:\n        e = x.half()\n    y = e + 1\n") is None  # unbound else

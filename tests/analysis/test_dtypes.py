@@ -270,3 +270,25 @@ def test_a_float32_parameter_cast_to_float_is_no_copy():
     facts = facts_of(_STATE_STEP.format(make_a="-torch.exp(A_log)", body="pass"))
     (flow,) = facts.flows_named("step")
     assert [facts.text_of(s.node) for s in flow.sinks.values()] == ["A.float()"]
+
+
+def test_a_dtype_the_tensor_branches_give_is_known_where_the_others_bind_none():
+    """`m = None`, then `if c: m = x.half()`: where the load reads a tensor, it is float16."""
+    code = (
+        "def f(m, n, c):\n    h = None\n    if c:\n        h = m.half()\n"
+        "    t = h.expand(n, -1)\n    y = t + 1\n"
+    )
+    assert _dtype_of(code) == "float16"
+
+
+@pytest.mark.parametrize(
+    ("doc", "dtype"),
+    [("``m`` is a boolean key-padding mask.", "bool"),
+     ("Args:\n        m (torch.BoolTensor): which keys are kept.", "bool"),
+     ("``m`` is an additive float mask, not a boolean one.", None),  # another dtype named
+     ("Args:\n        m (Tensor): a bool or float mask.", None),
+     ("``n`` is a boolean flag. ``m`` is the mask.", None)],  # another parameter's sentence
+)  # fmt: skip
+def test_a_parameter_the_docstring_calls_boolean_is_bool(doc, dtype):
+    code = f'def f(m, n):\n    """{doc}\n    """\n    t = m.expand(n, -1)\n    y = t + 1\n'
+    assert _dtype_of(code) == dtype
