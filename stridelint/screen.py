@@ -340,20 +340,22 @@ def _closure(
             depth_of[id(unit)] = at
             for name in unit.names:
                 frontier.extend((v, True, at + 1) for v in by_name.get(name, ()) if not v.in_class)
-            if unit.owner is not None:
-                # the constructor says what the submodules are (analysis/classes.py)
-                frontier.extend((v, False, at) for v in by_owner[unit.owner] if v.name == "__init__")
-                if at + 1 < INTERPROCEDURAL_ROUNDS:  # `self.helper(...)`; a submodule's forward
-                    for name in unit.attributes:
+            if unit.owner is not None and at + 1 < INTERPROCEDURAL_ROUNDS:
+                for name in unit.attributes:  # `self.helper(...)`
+                    frontier.extend(
+                        (v, True, at + 1) for v in by_name.get(name, ())
+                        if v.owner in lineage[unit.owner]
+                    )  # fmt: skip
+                submodules = unit.attributes & holds[unit.owner].keys()
+                if submodules:  # a submodule's forward; the constructor says what it is
+                    frontier.extend(
+                        (v, False, at) for v in by_owner[unit.owner] if v.name == "__init__"
+                    )
+                for name in submodules:
+                    for owner in holds[unit.owner][name]:
                         frontier.extend(
-                            (v, True, at + 1) for v in by_name.get(name, ())
-                            if v.owner in lineage[unit.owner]
-                        )  # fmt: skip
-                    for name in unit.attributes & holds[unit.owner].keys():
-                        for owner in holds[unit.owner][name]:
-                            frontier.extend(
-                                (v, True, at + 1) for v in by_owner[owner] if v.name == "forward"
-                            )
+                            (v, True, at + 1) for v in by_owner[owner] if v.name == "forward"
+                        )
             for name in unit.mentions():
                 frontier.extend((v, False, at) for v in by_name.get(name, ()) if _decorated(v))
 
