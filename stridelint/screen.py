@@ -311,7 +311,9 @@ def _closure(
     lineage = {owner: _lineage(owner, bases) for owner in bases}
     # attribute -> the module-level classes its constructor names where it assigns it
     holds = {
-        owner: _submodule_attributes([u for u in by_owner.get(owner, ()) if u.name == "__init__"], set(by_owner))
+        owner: _submodule_attributes(
+            [u for u in by_owner.get(owner, ()) if u.name == "__init__"], set(by_owner)
+        )
         for owner in bases
     }
     kept: set[int] = set()
@@ -409,10 +411,8 @@ def _may_return_a_source(func: ast.FunctionDef | ast.AsyncFunctionDef, sources: 
     subscripts (`m[:, None].expand(...).transpose(1, 2)`) holds a source, or starts at a name
     assigned such a value; an elementwise result or a call taking it as an argument is none."""
     made: set[str] = set()
-    assigns = [
-        node for node in ast.walk(func)
-        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)) and node.value
-    ]  # fmt: skip
+    kinds = (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)
+    assigns = [node for node in ast.walk(func) if isinstance(node, kinds) and node.value]
     changed = True
     while changed:
         changed = False
@@ -425,10 +425,8 @@ def _may_return_a_source(func: ast.FunctionDef | ast.AsyncFunctionDef, sources: 
                     if isinstance(name, ast.Name) and name.id not in made:
                         made.add(name.id)
                         changed = True
-    return any(
-        isinstance(node, ast.Return) and node.value is not None and _makes(node.value, made, sources)
-        for node in ast.walk(func)
-    )
+    returns = [node.value for node in ast.walk(func) if isinstance(node, ast.Return)]
+    return any(value is not None and _makes(value, made, sources) for value in returns)
 
 
 def _makes(value: ast.expr, made: set[str], sources: set[str]) -> bool:

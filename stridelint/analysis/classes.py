@@ -184,8 +184,8 @@ def _comprehended(node: cst.BaseExpression | None) -> cst.BaseExpression | None:
 
 def _class_called(node: cst.BaseExpression | None, classes: dict[str, cst.ClassDef]) -> str | None:
     """`Block(...)` for a module-level class `Block`: its name."""
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in classes:
-        return node.func.value
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+        return node.func.value if node.func.value in classes else None
     return None
 
 

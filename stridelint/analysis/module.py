@@ -373,7 +373,9 @@ class ModuleFacts:
         hook_facts: dict[str, dict[str, Broadcast]] = {}
         for flow, site, name, expr, value in _broadcast_arguments(self, flows):
             certainty = "" if value.state is State.DEFINITE else "possibly "
-            caller = self.function_key(flow.func) if isinstance(flow.func, cst.FunctionDef) else flow.caller
+            caller = flow.caller
+            if isinstance(flow.func, cst.FunctionDef):
+                caller = self.function_key(flow.func)
             message = (
                 f"{_who(caller)} passes a {certainty}broadcast tensor "
                 f"`{self.snippet(expr)}` here"

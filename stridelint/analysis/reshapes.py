@@ -91,8 +91,9 @@ def _known_dims(
     facts: ModuleFacts, operand: cst.BaseExpression, statement: cst.CSTNode | None
 ) -> ExpandedDims | None:
     """The dims of the expand `operand` comes from (inline, or the one a name certainly
-    reads; through a transpose of it), with the sizes the code spells elsewhere filled in: an `expand_as(other)` takes
-    `other`'s spelled shape, and a kept `-1` takes the size the expanded tensor was given."""
+    reads; through a transpose of it), with the sizes the code spells elsewhere filled in: an
+    `expand_as(other)` takes `other`'s spelled shape, and a kept `-1` takes the size the
+    expanded tensor was given."""
     call, at = operand, statement
     if isinstance(operand, cst.Name):
         found = reaching_assignment(facts, operand, statement)
