@@ -135,7 +135,7 @@ class ElementwiseAfterExpand(Rule):
                 tensor = wording.tensor(facts, operand, sink.statement, value, sink.node)
                 message = (
                     f"`{wording.op(facts, sink.node, operand)}` materializes {tensor}: apply "
-                    "the op before the expand, then expand"
+                    f"the op before the expand{wording.expand_site(value)}, then expand"
                 )
                 yield common.finding(
                     self.code, facts, sink.node, sink.statement, message, value,

@@ -91,6 +91,15 @@ def byte_size(count: int) -> str:
     return f"{number} {_BYTE_UNITS[unit]}"
 
 
+def expand_site(value: Broadcast) -> str:
+    """` (line N)` naming where the expand that made `value` stands, when it is not in the
+    function reporting it (a caller passed it, a callee returned it); else nothing."""
+    if value.local:
+        return ""
+    made = [e for e in value.evidence if e.message.endswith("makes a stride-0 view")]
+    return f" (line {made[-1].position.row})" if made else ""
+
+
 def certainty(value: Broadcast) -> str:
     return "broadcast" if value.state is State.DEFINITE else "possibly broadcast"
 

@@ -213,3 +213,16 @@ def test_a_suspected_broadcast_says_possibly():
             "narrow it before the op and rescale"
         )
     ]
+
+
+def test_an_expand_in_another_function_is_placed_by_its_line():
+    from stridelint.findings import Evidence, Position
+
+    passed = Evidence("`caller` passes a broadcast tensor `m` here", Position(9, 5))
+    made = Evidence("`m[:, None].expand(-1, n)` makes a stride-0 view", Position(8, 9))
+    assert wording.expand_site(Broadcast(State.DEFINITE, (passed, made))) == " (line 8)"
+    # made here: the fix and the reader see it in the function itself
+    assert wording.expand_site(Broadcast(State.DEFINITE, (made,), local=True)) == ""
+    # a docstring's word, no expand anywhere in the code
+    documented = Evidence("the docstring says `m` may be broadcast", Position(2, 5))
+    assert wording.expand_site(Broadcast(State.POSSIBLE, (documented,))) == ""
