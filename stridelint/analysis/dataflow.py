@@ -24,7 +24,7 @@ from stridelint.analysis import einops_patterns
 from stridelint.analysis import evidence as param_evidence
 from stridelint.analysis.bindings import assigned_name, reaching_assignment
 from stridelint.analysis.dtypes import names_integer_dtype
-from stridelint.analysis.literals import OTHER, RANGE, index_kind, literal_int
+from stridelint.analysis.literals import OTHER, RANGE, index_kind, is_none, literal_int
 from stridelint.analysis.names import dotted
 from stridelint.analysis.node_evidence import NodeEvidence
 from stridelint.analysis.purity import writes_in_place
@@ -931,7 +931,7 @@ class FunctionFlow:
         receiver: Value,
         pattern: einops_patterns.Pattern | None = None,  # an einops call's, parsed by the caller
     ) -> Broadcast:
-        evidence = (NodeEvidence(self.facts, node, "`{}` makes a stride-0 view"),)
+        evidence = (NodeEvidence(self.facts, node, "`{}` " + MAKES_A_STRIDE_0_VIEW),)
         if isinstance(receiver, Broadcast):
             evidence = evidence + receiver.evidence
         head = _head_name(receiver_node)
@@ -1208,6 +1208,9 @@ _POSITION_METHODS = frozenset(
 
 # Names that say a tensor holds ids, indices, lengths, offsets or positions: integer metadata,
 # a value per token or request, small beside the activations (size-aware findings).
+# How the evidence of an expand ends (rules/wording.py finds the expand by it).
+MAKES_A_STRIDE_0_VIEW = "makes a stride-0 view"
+
 _INDEX_NAME = re.compile(
     r"(?:^|_)(?:ids?|idx|idxs|indx|inds|indices|index|lens|lengths|offsets|slots|positions)$"
 )
@@ -1619,7 +1622,7 @@ def reduction_dim(call: cst.Call, *, functional: bool) -> cst.BaseExpression | N
     """The `dim` argument of a reduction call (None when it reduces every dim)."""
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value in ("dim", "axis"):
-            return None if _is_none(arg.value) else arg.value
+            return None if is_none(arg.value) else arg.value
     positional = [a for a in call.args if a.keyword is None]
     if functional:
         positional = positional[1:]
@@ -1627,11 +1630,7 @@ def reduction_dim(call: cst.Call, *, functional: bool) -> cst.BaseExpression | N
         return None
     if positional[0].star:
         return STARRED
-    return None if _is_none(positional[0].value) else positional[0].value
-
-
-def _is_none(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Name) and node.value == "None"
+    return None if is_none(positional[0].value) else positional[0].value
 
 
 def _is_reduction_call(name: str, call: cst.Call) -> bool:

@@ -14,6 +14,7 @@ import libcst as cst
 
 from stridelint.analysis import torch_ops
 from stridelint.analysis.bindings import every_assignment, reaching_assignment
+from stridelint.analysis.literals import is_none
 from stridelint.analysis.names import dotted
 from stridelint.analysis.provenance import expand_parts
 from stridelint.analysis.scalars import is_python_number
@@ -130,7 +131,7 @@ def _dtype_of(
             return _dtype_of(facts, found[0].value, found[1], depth + 1)
         branches = every_assignment(facts, node, statement)
         if branches is not None:  # `if c: x = a.float() else: x = b.float()`: one dtype
-            tensors = [(a, at) for a, at in branches if not _is_none(a.value)]
+            tensors = [(a, at) for a, at in branches if not is_none(a.value)]
             dtypes = {_dtype_of(facts, a.value, at, depth + 1) for a, at in tensors}
             # where the load reads `None` (`m = None`, then `if c: m = ...`), it is no tensor
             return dtypes.pop() if len(dtypes) == 1 else None
@@ -262,7 +263,3 @@ def _spells_a_device(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.SimpleString):
         return True
     return (dotted(node) or "").split(".")[-1].endswith("device")
-
-
-def _is_none(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Name) and node.value == "None"

@@ -74,9 +74,7 @@ def documented_dtypes(func: cst.FunctionDef) -> dict[str, str]:
     found = {}
     for param in parameters(func):
         name = param.name.value
-        entry = entries.get(name) or " ".join(
-            s for s in sentences if f"`{name}`" in s or f"``{name}``" in s
-        )
+        entry = entries.get(name) or " ".join(s for s in sentences if _quotes(s, name))
         if entry and _BOOL_WORD.search(entry) and not _OTHER_DTYPE_WORD.search(entry):
             found[name] = "bool"
     return found
@@ -114,9 +112,11 @@ def _prose(docstring: str, entries: dict[str, str]) -> str:
 
 def _lines_quoting(docstring: str, name: str) -> str:
     """Prose lines that quote the name in backticks, for docstrings without a parameter list."""
-    return " ".join(
-        line for line in docstring.splitlines() if f"`{name}`" in line or f"``{name}``" in line
-    )
+    return " ".join(line for line in docstring.splitlines() if _quotes(line, name))
+
+
+def _quotes(text: str, name: str) -> bool:
+    return f"`{name}`" in text or f"``{name}``" in text
 
 
 def _docstring_entries(docstring: str) -> dict[str, str]:

@@ -16,6 +16,10 @@ INTEGER = "int"  # a literal integer: removes the dim
 OTHER = "other"  # anything else: a name, an expression, a tensor
 
 
+def is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
 def literal_int(node: cst.BaseExpression) -> int | None:
     """The value of `3` or `-1`; None for anything else."""
     if isinstance(node, cst.Integer):

@@ -386,24 +386,32 @@ def _inserted_before_expand_as(
         and facts.imports.resolve(call.func) is None
     ):
         return None
-    source = _shaping_source(facts, call.func.value, call)
+    found = _inserted_by(_shaping_source(facts, call.func.value, call))
+    return (facts.text_of(call.args[0].value), found[1]) if found is not None else None
+
+
+def _inserted_by(node: cst.BaseExpression) -> tuple[cst.BaseExpression, frozenset[int]] | None:
+    """(the tensor before it, the dims it inserts counted from the front) for `v[:, None]`
+    without an `...` and `v.unsqueeze(k)` with a literal k >= 0; None for any other node or
+    one that inserts nothing."""
     inserted: frozenset[int] = frozenset()
-    if isinstance(source, cst.Subscript):
-        placed = _placed_kinds(source)
+    if isinstance(node, cst.Subscript):
+        placed = _placed_kinds(node)
         if placed is None or ELLIPSIS in placed:
             return None
         inserted = frozenset(i for i, kind in enumerate(placed) if kind == NEW_DIM)
     elif (
-        isinstance(source, cst.Call)
-        and isinstance(source.func, cst.Attribute)
-        and source.func.attr.value == "unsqueeze"
-        and len(source.args) == 1
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value == "unsqueeze"
+        and len(node.args) == 1
     ):
-        dim = literal_int(source.args[0].value)
+        dim = literal_int(node.args[0].value)
         inserted = frozenset({dim}) if dim is not None and dim >= 0 else frozenset()
     if not inserted:
         return None
-    return facts.text_of(call.args[0].value), inserted
+    before = node.value if isinstance(node, cst.Subscript) else node.func.value  # type: ignore[union-attr]
+    return before, inserted
 
 
 def transpose_parts(
@@ -463,31 +471,16 @@ def pairs_a_vector_with_itself(
     that are one vector with a size-1 dim inserted at different places, so the result is the
     n x n table of every pair (relative positions, block distances): attention-map shaped,
     not a position vector, whatever its expands add."""
-    placed = [_vector_and_inserted(facts, operand, statement) for operand in operands]
-    if len(placed) != 2 or None in placed:
+    if len(operands) != 2:
         return False
-    (first, first_at), (second, second_at) = placed  # type: ignore[misc]
+    placed = []
+    for operand in operands:
+        if isinstance(operand, cst.Name):  # through the one assignment it certainly reads
+            found = reaching_assignment(facts, operand, statement)
+            operand = found[0].value if found is not None else operand
+        inserted = _inserted_by(operand)
+        if inserted is None:
+            return False
+        placed.append((facts.text_of(inserted[0]), inserted[1]))
+    (first, first_at), (second, second_at) = placed
     return first == second and first_at != second_at
-
-
-def _vector_and_inserted(
-    facts: ModuleFacts, node: cst.BaseExpression, statement: cst.CSTNode | None
-) -> tuple[str, frozenset[int]] | None:
-    """(the code of the vector, where its new size-1 dims are) for `v[None, :]`, `v[:, None]`
-    and `v.unsqueeze(k)` with a literal k >= 0, inline or through the one assignment a name
-    certainly reads."""
-    if isinstance(node, cst.Name):
-        found = reaching_assignment(facts, node, statement)
-        if found is None:
-            return None
-        node = found[0].value
-    if isinstance(node, cst.Subscript):
-        placed = _placed_kinds(node)
-        if placed is None or ELLIPSIS in placed:
-            return None
-        inserted = frozenset(i for i, kind in enumerate(placed) if kind == NEW_DIM)
-        return (facts.text_of(node.value), inserted) if inserted else None
-    unsqueezed = _unsqueezed_dims(node)
-    if unsqueezed is None or len(unsqueezed) != 1 or unsqueezed[0] < 0:
-        return None
-    return facts.text_of(node.func.value), frozenset(unsqueezed)  # type: ignore[attr-defined]

@@ -94,9 +94,11 @@ def byte_size(count: int) -> str:
 def expand_site(value: Broadcast) -> str:
     """` (line N)` naming where the expand that made `value` stands, when it is not in the
     function reporting it (a caller passed it, a callee returned it); else nothing."""
+    from stridelint.analysis.dataflow import MAKES_A_STRIDE_0_VIEW  # the analysis imports LibCST
+
     if value.local:
         return ""
-    made = [e for e in value.evidence if e.message.endswith("makes a stride-0 view")]
+    made = [e for e in value.evidence if e.message.endswith(MAKES_A_STRIDE_0_VIEW)]
     return f" (line {made[-1].position.row})" if made else ""
 
 
