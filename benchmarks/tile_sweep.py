@@ -643,7 +643,7 @@ CASE_SETS["s8rows"] = [
     ((65536, 4, 8192), 2, "float16", "dense"),
 ]
 ROW_CONST = {"CONSTANT_ROW_SIZES": True}
-ROW_EVEN = {**ROW_CONST, "EVEN_BOUNDS": True}
+ROW_EVEN = ROW_CONST  # EVEN_BOUNDS is gone from reduce.py: these variants equal "const"
 VARIANT_SETS["s8rows"] = {
     "default": {},
     "const": ROW_CONST,
@@ -674,7 +674,7 @@ CASE_SETS["s8cols"] = [
     ((65536, 4, 8192), 0, "float16", "bcast_n"),
     ((65536, 4, 8192), 0, "float16", "dense"),
 ]
-EVEN = {"EVEN_BOUNDS": True}
+EVEN: dict = {}  # EVEN_BOUNDS is gone from reduce.py: "even" variants equal the ones without it
 VARIANT_SETS["s8cols"] = {
     "default": {},
     "even": EVEN,
@@ -779,6 +779,37 @@ VARIANT_SETS["s10long"] = {
 CASE_SETS["s10evict"] = [((65536, 4, 8192), 0, dtype, mask) for dtype in ("float16", "bfloat16")
                          for mask in ("none", "dense", "bcast_n", "bcast_m")]
 VARIANT_SETS["s10evict"] = {"default": {}, "no_hint": {"SPLIT_X_EVICTION": ""}}
+# Session 14: the 2-D tiles read only where kept (82-85% of copy) hold about four programs a
+# multiprocessor; split k so that programs come in many rounds instead of one and a tail, or put
+# more warps on a tile; and the row tile read only where kept at 8192x4x8192 summed over N (bf16).
+CASE_SETS["s14"] = [
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((8192, 4, 8192), 0, "bfloat16", "bcast_n"),
+    ((4, 8192, 8192), 1, "float16", "bcast_n"),
+    ((4, 8192, 8192), 1, "bfloat16", "bcast_n"),
+    ((8192, 4, 8192), 0, "float16", "none"),
+]
+VARIANT_SETS["s14"] = {
+    "default": {},
+    "split_8": {"TWO_D_MIN_PROGRAMS_PER_SM": 8},
+    "split_16": {"TWO_D_MIN_PROGRAMS_PER_SM": 16, "SPLIT_TARGET_PROGRAMS_PER_SM": 16},
+    "split_24": {"TWO_D_MIN_PROGRAMS_PER_SM": 24, "SPLIT_TARGET_PROGRAMS_PER_SM": 24},
+    "w32": {"COLUMN_WARPS": 32},
+    "128x64_w32": {"COLUMN_BLOCK_I": 128, "COLUMN_TILE": 8192, "COLUMN_WARPS": 32},
+    "64x128_w32_u1": {"COLUMN_TILE": 8192, "COLUMN_WARPS": 32, "COLUMN_KEPT_UNROLL": 1},
+    "split_16_w32": {"TWO_D_MIN_PROGRAMS_PER_SM": 16, "SPLIT_TARGET_PROGRAMS_PER_SM": 16, "COLUMN_WARPS": 32},
+}
+CASE_SETS["s14rows"] = [
+    ((8192, 4, 8192), 2, "bfloat16", "bcast_n"),
+    ((8192, 4, 8192), 2, "float16", "bcast_n"),
+]
+VARIANT_SETS["s14rows"] = {
+    "default": {},
+    "u2": {"ROW_UNROLL": 2},
+    "1x2048_w4_u2": {"ROW_TILE": 2048, "ROW_UNROLL": 2},
+    "1x512_w2_u8": {"ROW_TILE": 512, "ROW_WARPS": 2, "ROW_UNROLL": 8},
+    "narrow_index": {"KEPT_ROWS_WIDE_INDEX": False},
+}
 # Module constants that change the kernel without changing the plan.
 KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS",
                   "SKIP_DROPPED", "HOIST_CONSTANT_MASK", "FINISH_SPLIT_IN_KERNEL", "NARROW_INDEX",

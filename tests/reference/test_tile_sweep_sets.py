@@ -1,0 +1,35 @@
+"""The layout sweeps name constants the kernel module has, so a prepared sweep still runs after
+the kernel changes (benchmarks/tile_sweep.py; it needs a GPU, this check does not)."""
+
+import importlib
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def tile_sweep():
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        yield importlib.import_module("tile_sweep")
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+
+
+def test_every_case_set_has_its_variants(tile_sweep):
+    assert set(tile_sweep.CASE_SETS) <= set(tile_sweep.VARIANT_SETS)
+
+
+def test_every_override_names_a_constant_of_the_kernel_module(tile_sweep):
+    reduce_module = importlib.import_module("stridelint.reference.reduce")
+    unknown = {
+        (set_name, variant, key)
+        for set_name, variants in tile_sweep.VARIANT_SETS.items()
+        for variant, overrides in variants.items()
+        for key in overrides
+        if not hasattr(reduce_module, key)
+    }
+    assert not unknown
