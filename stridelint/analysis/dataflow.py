@@ -52,15 +52,21 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class BroadcastReduction:
-    """A reduction applied straight to a broadcast tensor (SL102)."""
+    """A reduction applied straight to a broadcast tensor (SL102). `selection`: a count of the
+    elements a broadcast bool mask selects from another tensor (`x[mask].numel()`), `operand`
+    the mask."""
 
     call: cst.Call
     operand: cst.BaseExpression
     value: Broadcast
     statement: cst.CSTNode | None
+    selection: bool = False
 
 # An expand that repeats its source at most this many times along literal dims is small.
 FEW_REPEATS = 4
+# An expand whose every broadcast position holds at most this many numbers, spelled as literal
+# trailing dims (a 4 x 4 camera matrix, a 3-vector, a box), copies per-position metadata: small.
+FEW_NUMBERS = 16
 
 
 @dataclass(frozen=True)
@@ -672,6 +678,22 @@ class FunctionFlow:
             return self.hook_arguments.get(str(key.value.evaluated_value))
         return None
 
+    def _count_of_selection(self, node: cst.Call, selected: cst.Subscript) -> None:
+        """`x[mask].numel()` with `mask` a broadcast bool tensor: indexing finds every element
+        the mask selects over its logical size, an int64 index each, and gathers them, only to
+        count them; the count is the mask's (semantics §1.4's count, rescaled)."""
+        if len(selected.slice) != 1 or not isinstance(selected.slice[0].slice, cst.Index):
+            return
+        mask_node = selected.slice[0].slice.value
+        mask = self._values.get(mask_node)
+        if not isinstance(mask, Broadcast):
+            return
+        if dtypes.dtype_of(self.facts, mask_node, self._statement) != "bool":
+            return  # an integer index gathers rows: the count is its length, no broadcast read
+        self.broadcast_reductions[node] = BroadcastReduction(
+            node, mask_node, mask, self._statement, selection=True
+        )
+
     def _keeps_dtype(self, cast: cst.Call, receiver: cst.BaseExpression) -> bool:
         target = dtypes.cast_target(self.facts, cast, self._statement)
         return target is not None and target == dtypes.dtype_of(
@@ -766,6 +788,8 @@ class FunctionFlow:
         arguments: list[tuple[cst.Arg, Value]],
     ) -> Value:
         if name in torch_ops.SCALAR_METHODS:
+            if name in torch_ops.COUNT_METHODS and isinstance(receiver_node, cst.Subscript):
+                self._count_of_selection(node, receiver_node)
             return Scalar()
         if name in torch_ops.INPLACE_EXCEPTIONS:
             return receiver
@@ -1319,10 +1343,15 @@ def _repeats_a_few_times_or_per_head(call: cst.Call, pattern: einops_patterns.Pa
 
 
 def _small_dims(dims: provenance.ExpandedDims, call: cst.Call) -> bool:
-    """The expand's dims repeat its source a few times or span per-step dims only."""
+    """The expand's dims repeat its source a few times, span per-step dims only, or repeat
+    records of a few numbers."""
     if not dims.candidates:
         return False
-    return _repeats_a_few_times(dims) or _spans_only_small_dims(dims, call)
+    return (
+        _repeats_a_few_times(dims)
+        or _spans_only_small_dims(dims, call)
+        or _repeats_small_records(dims)
+    )
 
 
 def _repeats_a_few_times(dims: provenance.ExpandedDims) -> bool:
@@ -1343,24 +1372,46 @@ def _spans_only_small_dims(dims: provenance.ExpandedDims, call: cst.Call) -> boo
     repeats, the state and head sizes), no sequence, token, spatial or feature length: the
     result is one step's metadata, small beside the activations it is used with. One `-1`
     may keep a dim of the module's own tensor (`self.dt_bias[:, None].expand(-1,
-    self.head_dim)`: a per-head parameter, its size fixed by the model, not the input). A `-1`
-    on a dim the code inserted keeps it at size 1 (`self.A.unsqueeze(0).unsqueeze(-1)
-    .expand(num_layers, -1, -1)`)."""
+    self.head_dim)`: a per-head parameter, its size fixed by the model, not the input), or the
+    one dim of a vector, the only dim the code did not insert, grown by counts alone
+    (`head_mask.unsqueeze(0)...expand(num_hidden_layers, -1, -1, -1, -1)`: a copy per layer of
+    a vector, however long, is per-token metadata at most; per head_dim it would be an
+    activation's size). A `-1` on a dim the code inserted keeps it at size 1
+    (`self.A.unsqueeze(0).unsqueeze(-1).expand(num_layers, -1, -1)`)."""
     unspelled = [d for d, n in enumerate(dims.nodes) if literal_int(n) == -1 and d not in dims.unit]
-    if unspelled and not (len(unspelled) == 1 and _of_a_module_tensor(call.func.value)):
-        return False  # a `-1` keeps a size the code does not spell, unless a parameter's
-    return _named_by_per_step_dims([size for size in dims.nodes if literal_int(size) != -1])
+    spelled = [size for size in dims.nodes if literal_int(size) != -1]
+    if not unspelled or len(unspelled) == 1 and _of_a_module_tensor(call.func.value):
+        return _named_by_per_step_dims(spelled)
+    if len(unspelled) == 1 and len(dims.nodes) - len(dims.inserted) == 1:
+        return _named_by_per_step_dims(spelled, _COUNT_DIM_NAME)  # copies of one vector
+    return False  # a `-1` keeps a size the code does not spell
 
 
-def _named_by_per_step_dims(sizes: list[cst.BaseExpression]) -> bool:
-    """Every size is computed from names of per-step dims only (`_SMALL_DIM_NAME`)."""
+def _repeats_small_records(dims: provenance.ExpandedDims) -> bool:
+    """`w2c.reshape(b, f, 1, 4, 4).expand(b, f, n, 4, 4)`: the dims after the last one the
+    expand may broadcast are literal sizes of the source's own (not broadcast), together at
+    most FEW_NUMBERS numbers: each broadcast position copies one small record (a camera
+    matrix, a point, a box), per-position metadata beside the activations it is used with."""
+    last = max(dims.candidates)
+    record = [dims.decimal(d) for d in range(last + 1, len(dims.nodes))]
+    if not record or any(size is None or size < 2 for size in record):
+        return False
+    return math.prod(record) <= FEW_NUMBERS  # type: ignore[arg-type]
+
+
+def _named_by_per_step_dims(
+    sizes: list[cst.BaseExpression], pattern: re.Pattern[str] | None = None
+) -> bool:
+    """Every size is computed from names of per-step dims only (`pattern`, by default
+    `_SMALL_DIM_NAME`)."""
     names: list[str] = []
     for size in sizes:
         spelled = _size_names(size)
         if spelled is None:
             return False
         names += spelled
-    return bool(names) and all(_SMALL_DIM_NAME.fullmatch(name) for name in names)
+    matches = (pattern or _SMALL_DIM_NAME).fullmatch
+    return bool(names) and all(matches(name) for name in names)
 
 
 def _of_a_module_tensor(receiver: cst.BaseExpression) -> bool:
@@ -1492,12 +1543,14 @@ _COUNT_NAME = re.compile(
 )
 
 
-# Sizes of dims that count per-step things, never a sequence, tokens, pixels or features.
-_SMALL_DIM_NAME = re.compile(
+# Sizes of dims that count per-step things (batch rows, heads, groups, layers, repeats), never a
+# sequence, tokens, pixels or features; and with them, the per-head state and head sizes.
+_PER_STEP_COUNT = (
     r"(?:b|bs|bsz|batch|batch_size|n_rep|top_?k)"
     r"|(?:(?:num|n)_)?(?:kv_|key_value_|local_)?(?:heads?|groups?|layers|hidden_layers)"
-    r"|(?:ssm_)?state_size|d_state|head_dim|headdim"
 )
+_COUNT_DIM_NAME = re.compile(_PER_STEP_COUNT)
+_SMALL_DIM_NAME = re.compile(_PER_STEP_COUNT + r"|(?:ssm_)?state_size|d_state|head_dim|headdim")
 
 
 def _size_names(size: cst.BaseExpression) -> list[str] | None:

@@ -200,7 +200,8 @@ def expanded_dims(
         view_sizes = _literal_view_sizes(facts, source)
         if view_sizes is not None and len(view_sizes) == count:  # `v.view(-1, 1).expand(n, m)`
             inserted |= {i for i, size in enumerate(view_sizes) if size == 1}  # dim 1 is new
-            kept |= {i for i, size in enumerate(view_sizes) if size == -1}
+            # a `-1`, or a literal size of 2 or more, which no expand can grow
+            kept |= {i for i, size in enumerate(view_sizes) if size == -1 or (size or 0) >= 2}
     broadcast = frozenset(d for d in inserted if d not in kept and d not in unit)
     kept_dims = frozenset(kept - broadcast)
     unit |= inserted & kept_dims  # a `-1` keeps an inserted dim at size 1

@@ -162,6 +162,8 @@ SCALAR_METHODS = frozenset(
     {"stride", "size", "dim", "numel", "item", "element_size", "tolist", "nelement",
      "data_ptr", "storage_offset", "is_contiguous", "get_device"}
 )  # fmt: skip
+# Of those, the ones that count elements: of a boolean selection `x[mask]`, the mask's count.
+COUNT_METHODS = frozenset({"numel", "nelement"})
 SCALAR_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "device", "is_cuda", "layout"})
 SCALAR_BUILTINS = frozenset({"int", "float", "bool", "len", "abs", "round", "complex"})
 # Functions whose results are Python-number-like (`torch.finfo(t).min`).

@@ -25,6 +25,10 @@ class ReduceOfBroadcast(Rule):
     element for a tensor that may store a few kilobytes (semantics doc §1.4: an expanded
     int32 mask of 10^8 logical elements needs 800 MB to be summed).
 
+    A count of what a broadcast bool mask selects from another tensor (`x[mask].numel()`) is
+    reported too: boolean indexing finds every selected element over the mask's logical size,
+    with an int64 index each, and gathers them, only for the count.
+
     ## Example
     ```python
     mask = mask[:, None, :].expand(batch, heads, seq)
@@ -37,6 +41,8 @@ class ReduceOfBroadcast(Rule):
     valid = mask_small.sum(dim=-1) * mask_reps[-1]
     ```
     When a result keeps a narrowed dim the fix is not offered (it would need an `expand`).
+    For `x[mask].numel()`, count the mask before its expand (`mask.sum() * hidden`); no fix is
+    offered, since the rescale depends on sizes the code may not show.
 
     ## Fix safety
     Safe for counts (`count_nonzero`) and scale-free reductions of identical values (`any`,
@@ -60,9 +66,19 @@ class ReduceOfBroadcast(Rule):
                 if not common.reported(facts, flow, value, ctx.scope):
                     continue
                 tensor = wording.tensor(facts, reduction.operand, reduction.statement, value)
+                op = wording.op(facts, reduction.call, reduction.operand)
+                if reduction.selection:
+                    message = (
+                        f"`{op}` gathers every element {tensor} selects, over its logical "
+                        f"size, only to count them: count the mask before the expand and rescale"
+                    )
+                    yield common.finding(
+                        self.code, facts, reduction.call, reduction.statement, message, value
+                    )
+                    continue
                 message = (
-                    f"`{wording.op(facts, reduction.call, reduction.operand)}` visits every "
-                    f"logical element of {tensor}: narrow it to its storage and rescale"
+                    f"`{op}` visits every logical element of {tensor}: narrow it to its "
+                    f"storage and rescale"
                 )
                 from stridelint.transforms.narrow_rescale import fix_reduction  # with a finding only
 

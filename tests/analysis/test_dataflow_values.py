@@ -479,11 +479,46 @@ def test_indexing_away_every_dim_an_expand_may_grow_leaves_no_broadcast(body, br
 @pytest.mark.parametrize(
     ("receiver", "small"),
     [("self.A.unsqueeze(0).unsqueeze(-1)", True),  # the -1 on the inserted dim keeps size 1
-     ("x.unsqueeze(0).unsqueeze(-1)", False),  # a vector of any length, not the module's
+     ("x.unsqueeze(0).unsqueeze(-1)", True),  # one vector, a copy per layer
+     ("x.unsqueeze(0)", False),  # two dims of a tensor of any size kept
      ("self.A.unsqueeze(0)", False)],  # two dims of the tensor kept
 )  # fmt: skip
 def test_a_kept_inserted_dim_adds_no_size(receiver, small):
     code = f"def f(self, x):\n    return {receiver}.expand(self.num_layers, -1, -1)\n"
+    facts = facts_of(code)
+    call = next(n for n in facts.parents if isinstance(n, cst.Call) and _is_expand(n))
+    value = flow_of(facts, "f").value_of(call)
+    assert isinstance(value, Broadcast) and value.small is small
+
+
+@pytest.mark.parametrize(
+    ("sizes", "small"),
+    [("num_hidden_layers, -1, -1, -1, -1", True),  # per-layer copies of a head mask
+     ("batch_size * num_heads, -1, -1, -1, -1", True),  # counts only
+     ("seq_len, -1, -1, -1, -1", False),  # a sequence of copies: no count
+     ("self.head_dim, -1, -1, -1, -1", False)],  # a vector per head_dim: an activation's size
+)  # fmt: skip
+def test_a_vector_copied_by_counts_alone_is_small(sizes, small):
+    code = (
+        "def f(self, mask, num_hidden_layers, batch_size, num_heads, seq_len):\n"
+        f"    return mask.unsqueeze(0).unsqueeze(0).unsqueeze(-1).unsqueeze(-1).expand({sizes})\n"
+    )
+    facts = facts_of(code)
+    call = next(n for n in facts.parents if isinstance(n, cst.Call) and _is_expand(n))
+    value = flow_of(facts, "f").value_of(call)
+    assert isinstance(value, Broadcast) and value.small is small
+
+
+@pytest.mark.parametrize(
+    ("expand", "small"),
+    [("m.reshape(b, f, 1, 4, 4).expand(b, f, n, 4, 4)", True),  # a camera matrix a position
+     ("m.reshape(b, 1, 3).expand(b, n, 3)", True),  # a point a position
+     ("m.reshape(b, 1, 8, 8).expand(b, n, 8, 8)", False),  # 64 numbers a position
+     ("m.reshape(b, 1, d).expand(b, n, d)", False),  # a size the code does not spell
+     ("m.reshape(b, f, 1, 1).expand(b, f, n, 4)", False)],  # the last dim grows too
+)  # fmt: skip
+def test_records_of_a_few_numbers_repeated_are_small(expand, small):
+    code = f"def f(m, b, f, n, d):\n    return {expand}\n"
     facts = facts_of(code)
     call = next(n for n in facts.parents if isinstance(n, cst.Call) and _is_expand(n))
     value = flow_of(facts, "f").value_of(call)

@@ -291,3 +291,17 @@ def test_a_bool_mask_argument_becomes_a_full_size_float_bias_a_float_one_does_no
         bias = torch.zeros(b, 1, 1, s).masked_fill(~keep, float("-inf"))
         assert _largest_allocation(run(bias.expand(b, h, t, s), by_keyword)) < full
         torch.testing.assert_close(run(expanded, by_keyword)(), run(keep, by_keyword)())
+
+
+@pytest.mark.parametrize("name", sorted(torch_ops.COUNT_METHODS))
+def test_a_count_of_a_boolean_selection_is_the_masks_count(name):
+    """`x[mask].numel()` with a stride-0 bool mask: a Python int, the mask's count over its
+    logical size, after a gather into a fresh tensor (what SL102 reports it for)."""
+    x = torch.arange(24.0).reshape(2, 3, 4)
+    row = torch.tensor([True, False, True])
+    mask = row[None, :, None].expand(2, 3, 4)
+    selected = x[mask]
+    count = getattr(selected, name)()
+    assert isinstance(count, int) and name in torch_ops.SCALAR_METHODS
+    assert count == int(row.sum()) * 2 * 4 == int(mask.sum())
+    assert not shares_storage(x, selected)

@@ -343,6 +343,14 @@ SPECS: dict[str, Spec] = {
         (Call("grouped_to_heads", arguments(_grouped_states)),
          Call("grouped_read", arguments(_grouped_states)))
     ),  # fmt: skip
+    "SL201/head_mask_copied_per_layer_is_low_severity": Spec(
+        (Call("head_mask_per_layer", arguments(lambda draw: (
+             draw_tensor(draw, shape=[None]), draw_size(draw),
+             draw(st.sampled_from((torch.float16, torch.float32, torch.int32)))))),
+         Call("token_weights_per_channel", arguments(lambda draw: (
+             draw_tensor(draw, shape=[None]), draw_size(draw),
+             draw(st.sampled_from((torch.float16, torch.float32, torch.int32)))))))
+    ),  # fmt: skip
     "SL201/small_broadcasts_are_low_severity": Spec(
         (Call("rope_rows", arguments(lambda draw: (draw_tensor(draw, 2, 2),))),
          Call("per_sample_scale",
