@@ -64,8 +64,9 @@ class BroadcastReduction:
 
 # An expand that repeats its source at most this many times along literal dims is small.
 FEW_REPEATS = 4
-# An expand whose every broadcast position holds at most this many numbers, spelled as literal
-# trailing dims (a 4 x 4 camera matrix, a 3-vector, a box), copies per-position metadata: small.
+# An expand whose every broadcast position holds a matrix of at most this many numbers, spelled
+# as literal trailing dims (a 4 x 4 camera matrix, 3 x 3 intrinsics), copies a transform per
+# position: metadata beside the data it maps, small.
 FEW_NUMBERS = 16
 
 
@@ -1344,13 +1345,13 @@ def _repeats_a_few_times_or_per_head(call: cst.Call, pattern: einops_patterns.Pa
 
 def _small_dims(dims: provenance.ExpandedDims, call: cst.Call) -> bool:
     """The expand's dims repeat its source a few times, span per-step dims only, or repeat
-    records of a few numbers."""
+    small matrices."""
     if not dims.candidates:
         return False
     return (
         _repeats_a_few_times(dims)
         or _spans_only_small_dims(dims, call)
-        or _repeats_small_records(dims)
+        or _repeats_small_matrices(dims)
     )
 
 
@@ -1387,16 +1388,18 @@ def _spans_only_small_dims(dims: provenance.ExpandedDims, call: cst.Call) -> boo
     return False  # a `-1` keeps a size the code does not spell
 
 
-def _repeats_small_records(dims: provenance.ExpandedDims) -> bool:
+def _repeats_small_matrices(dims: provenance.ExpandedDims) -> bool:
     """`w2c.reshape(b, f, 1, 4, 4).expand(b, f, n, 4, 4)`: the dims after the last one the
-    expand may broadcast are literal sizes of the source's own (not broadcast), together at
-    most FEW_NUMBERS numbers: each broadcast position copies one small record (a camera
-    matrix, a point, a box), per-position metadata beside the activations it is used with."""
+    expand may broadcast are two or more literal sizes of the source's own (not broadcast),
+    together at most FEW_NUMBERS numbers: each broadcast position copies one small matrix (a
+    camera, intrinsics, a rotation), a transform beside the data it maps. A vector a position
+    (a point, a box) is not: in geometric code the points and boxes are the data (boxes copied
+    per class for NMS, point coordinates per ground truth)."""
     last = max(dims.candidates)
-    record = [dims.decimal(d) for d in range(last + 1, len(dims.nodes))]
-    if not record or any(size is None or size < 2 for size in record):
+    matrix = [dims.decimal(d) for d in range(last + 1, len(dims.nodes))]
+    if len(matrix) < 2 or any(size is None or size < 2 for size in matrix):
         return False
-    return math.prod(record) <= FEW_NUMBERS  # type: ignore[arg-type]
+    return math.prod(matrix) <= FEW_NUMBERS  # type: ignore[arg-type]
 
 
 def _named_by_per_step_dims(

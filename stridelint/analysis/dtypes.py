@@ -162,7 +162,7 @@ def _dtype_of(
             return _dtype_of(facts, pattern_input, statement, depth + 1)
         if isinstance(node.func, cst.Attribute) and facts.imports.resolve(node.func) is None:
             method = node.func.attr.value
-            if method in torch_ops.BOOL_RESULT_METHODS:
+            if method in torch_ops.BOOL_RESULT_METHODS | torch_ops.BOOL_REDUCTIONS:
                 return "bool"
             if method in torch_ops.VIEW_METHODS:
                 return _dtype_of(facts, node.func.value, statement, depth + 1)

@@ -64,7 +64,8 @@ METHODS: dict[str, Op] = {
     **_ops(COPY, "contiguous clone"),
     **_ops(LAYOUT, "reshape flatten ravel"),
     **_ops(REDUCTION, "sum nansum count_nonzero", rescale="mul"),
-    **_ops(REDUCTION, "mean nanmean any all amax amin max min", rescale="none"),
+    **_ops(REDUCTION, "mean nanmean amax amin max min", rescale="none"),
+    **_ops(REDUCTION, "any all", rescale="none", result_dtype=BOOL),
     **_ops(REDUCTION, "prod", rescale="pow"),
     **_ops(REDUCTION, "logsumexp", rescale="log"),
     **_ops(REDUCTION, "norm", rescale="norm"),
@@ -103,6 +104,10 @@ INTEGER_CASTS = frozenset({"int", "long", "short", "byte", "char"})
 ELEMENTWISE_METHODS = _methods(ELEMENTWISE)
 BOOL_RESULT_METHODS = frozenset(
     n for n in ELEMENTWISE_METHODS if METHODS[n].result_dtype == BOOL
+)
+# Reductions whose result is bool whatever the input dtype (`x.any(-1)`, `(a == b).all(-1)`).
+BOOL_REDUCTIONS = frozenset(
+    n for n, op in METHODS.items() if op.kind == REDUCTION and op.result_dtype == BOOL
 )
 ELEMENTWISE_FUNCTIONS = _functions(ELEMENTWISE)
 COPY_METHODS = _methods(COPY)

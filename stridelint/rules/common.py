@@ -65,7 +65,7 @@ def low_reason(value: Broadcast) -> str | None:
     if value.small:
         return (
             "the broadcast is small or on the host (one dim, a few literal repeats, per-step "
-            "dims only, a few numbers a position, timesteps, or moved to the CPU)"
+            "dims only, a small matrix a position, timesteps, or moved to the CPU)"
         )
     if value.grid:
         return "it is a position grid, small beside the activations"

@@ -512,12 +512,13 @@ def test_a_vector_copied_by_counts_alone_is_small(sizes, small):
 @pytest.mark.parametrize(
     ("expand", "small"),
     [("m.reshape(b, f, 1, 4, 4).expand(b, f, n, 4, 4)", True),  # a camera matrix a position
-     ("m.reshape(b, 1, 3).expand(b, n, 3)", True),  # a point a position
+     ("m.reshape(b, 1, 3, 3).expand(b, n, 3, 3)", True),  # intrinsics a position
+     ("m.reshape(b, 1, 4).expand(b, n, 4)", False),  # a box a position: the data itself
      ("m.reshape(b, 1, 8, 8).expand(b, n, 8, 8)", False),  # 64 numbers a position
      ("m.reshape(b, 1, d).expand(b, n, d)", False),  # a size the code does not spell
      ("m.reshape(b, f, 1, 1).expand(b, f, n, 4)", False)],  # the last dim grows too
 )  # fmt: skip
-def test_records_of_a_few_numbers_repeated_are_small(expand, small):
+def test_small_matrices_repeated_are_small(expand, small):
     code = f"def f(m, b, f, n, d):\n    return {expand}\n"
     facts = facts_of(code)
     call = next(n for n in facts.parents if isinstance(n, cst.Call) and _is_expand(n))

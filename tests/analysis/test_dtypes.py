@@ -292,3 +292,11 @@ def test_a_dtype_the_tensor_branches_give_is_known_where_the_others_bind_none():
 def test_a_parameter_the_docstring_calls_boolean_is_bool(doc, dtype):
     code = f'def f(m, n):\n    """{doc}\n    """\n    t = m.expand(n, -1)\n    y = t + 1\n'
     assert _dtype_of(code) == dtype
+
+
+@pytest.mark.parametrize(
+    ("value", "dtype"),
+    [("(x == y).all(-1)", "bool"), ("x.any(dim=1)", "bool"), ("x.amax(-1)", None)],
+)
+def test_any_and_all_reduce_to_bool_whatever_the_input(value, dtype):
+    assert _dtype_of(f"def f(x, y):\n    t = {value}\n    return t\n") == dtype
