@@ -52,15 +52,16 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class BroadcastReduction:
-    """A reduction applied straight to a broadcast tensor (SL102). `selection`: a count of the
-    elements a broadcast bool mask selects from another tensor (`x[mask].numel()`), `operand`
-    the mask."""
+    """A reduction applied straight to a broadcast tensor (SL102). `selection`: work on what a
+    broadcast bool mask (`operand`) selects from another tensor, which finds every selected
+    element over the mask's logical size: "count" (`x[mask].numel()`, `call` the count) or
+    "update" (`x[mask] += v`, `call` the statement, which finds them twice)."""
 
-    call: cst.Call
+    call: cst.CSTNode
     operand: cst.BaseExpression
     value: Broadcast
     statement: cst.CSTNode | None
-    selection: bool = False
+    selection: str | None = None
 
 # An expand that repeats its source at most this many times along literal dims is small.
 FEW_REPEATS = 4
@@ -121,7 +122,9 @@ class FunctionFlow:
     return_facts: dict[str, Broadcast] = field(default_factory=dict)
 
     sinks: dict[cst.CSTNode, Sink] = field(init=False, default_factory=dict)
-    broadcast_reductions: dict[cst.Call, BroadcastReduction] = field(init=False, default_factory=dict)
+    broadcast_reductions: dict[cst.CSTNode, BroadcastReduction] = field(
+        init=False, default_factory=dict
+    )
     loads: dict[cst.Name, Value] = field(init=False, default_factory=dict)
     calls: dict[cst.Call, CallSite] = field(init=False, default_factory=dict)
     launches: dict[cst.Call, CallSite] = field(init=False, default_factory=dict)
@@ -387,6 +390,8 @@ class FunctionFlow:
                     self._bind(small.target, None)
             else:
                 self._store(small.target, small)
+                if isinstance(small.target, cst.Subscript):
+                    self._selection(small, small.target, "update")
         elif isinstance(small, cst.Expr):
             self.ev(small.value)
         elif isinstance(small, cst.Return):
@@ -679,10 +684,13 @@ class FunctionFlow:
             return self.hook_arguments.get(str(key.value.evaluated_value))
         return None
 
-    def _count_of_selection(self, node: cst.Call, selected: cst.Subscript) -> None:
-        """`x[mask].numel()` with `mask` a broadcast bool tensor: indexing finds every element
-        the mask selects over its logical size, an int64 index each, and gathers them, only to
-        count them; the count is the mask's (semantics §1.4's count, rescaled)."""
+    def _selection(self, node: cst.CSTNode, selected: cst.Subscript, kind: str) -> None:
+        """`x[mask].numel()` or `x[mask] += v` with `mask` a broadcast bool tensor: indexing
+        finds every element the mask selects over its logical size, an int64 index each, and
+        gathers them, only to count them (the count is the mask's, semantics §1.4's count
+        rescaled), or to update them in place (found again to write them back), where
+        `torch.where` or an op on the mask before its expand reads the mask through its
+        strides."""
         if len(selected.slice) != 1 or not isinstance(selected.slice[0].slice, cst.Index):
             return
         mask_node = selected.slice[0].slice.value
@@ -692,7 +700,7 @@ class FunctionFlow:
         if dtypes.dtype_of(self.facts, mask_node, self._statement) != "bool":
             return  # an integer index gathers rows: the count is its length, no broadcast read
         self.broadcast_reductions[node] = BroadcastReduction(
-            node, mask_node, mask, self._statement, selection=True
+            node, mask_node, mask, self._statement, selection=kind
         )
 
     def _keeps_dtype(self, cast: cst.Call, receiver: cst.BaseExpression) -> bool:
@@ -790,7 +798,7 @@ class FunctionFlow:
     ) -> Value:
         if name in torch_ops.SCALAR_METHODS:
             if name in torch_ops.COUNT_METHODS and isinstance(receiver_node, cst.Subscript):
-                self._count_of_selection(node, receiver_node)
+                self._selection(node, receiver_node, "count")
             return Scalar()
         if name in torch_ops.INPLACE_EXCEPTIONS:
             return receiver

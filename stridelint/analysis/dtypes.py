@@ -44,6 +44,8 @@ _FLOATING = frozenset({"float16", "bfloat16", "float32", "float64"})
 # own category; checked against torch in tests/analysis/test_dtypes.py).
 _ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo,
                cst.Power)  # fmt: skip
+# Bitwise ops, logical on bool tensors: bool & bool is bool (an int operand would promote).
+_LOGICAL = (cst.BitAnd, cst.BitOr, cst.BitXor)
 # Methods that allocate with the receiver's dtype unless a `dtype=` says otherwise.
 _NEW_METHODS = frozenset({"new_empty", "new_zeros", "new_ones", "new_full", "new_tensor"})
 
@@ -138,10 +140,14 @@ def _dtype_of(
         return facts.parameter_dtype(node)  # a parameter: its callers' broadcasts' dtype
     if isinstance(node, cst.Subscript):
         return _dtype_of(facts, node.value, statement, depth + 1)
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.BitInvert)):
         return _dtype_of(facts, node.expression, statement, depth + 1)
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _ARITHMETIC):
         return _arithmetic_dtype(facts, node, statement, depth)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _LOGICAL):
+        sides = (node.left, node.right)  # `(a > 0) & (b < 1)`: bool when both sides are
+        both = all(_dtype_of(facts, side, statement, depth + 1) == "bool" for side in sides)
+        return "bool" if both else None
     if isinstance(node, cst.Call):
         cast = _cast_target(facts, node, statement, depth)
         if cast is not None:

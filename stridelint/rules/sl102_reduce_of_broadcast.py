@@ -25,9 +25,10 @@ class ReduceOfBroadcast(Rule):
     element for a tensor that may store a few kilobytes (semantics doc §1.4: an expanded
     int32 mask of 10^8 logical elements needs 800 MB to be summed).
 
-    A count of what a broadcast bool mask selects from another tensor (`x[mask].numel()`) is
-    reported too: boolean indexing finds every selected element over the mask's logical size,
-    with an int64 index each, and gathers them, only for the count.
+    A count of what a broadcast bool mask selects from another tensor (`x[mask].numel()`), and
+    an in-place update of it (`x[mask] += 1e9`), are reported too: boolean indexing finds every
+    selected element over the mask's logical size, with an int64 index each, and gathers them,
+    only for the count, or to write them back (found a second time).
 
     ## Example
     ```python
@@ -41,8 +42,10 @@ class ReduceOfBroadcast(Rule):
     valid = mask_small.sum(dim=-1) * mask_reps[-1]
     ```
     When a result keeps a narrowed dim the fix is not offered (it would need an `expand`).
-    For `x[mask].numel()`, count the mask before its expand (`mask.sum() * hidden`); no fix is
-    offered, since the rescale depends on sizes the code may not show.
+    For `x[mask].numel()`, count the mask before its expand (`mask.sum() * hidden`); for
+    `x[mask] += v`, `x = torch.where(mask, x + v, x)` or `x += v * small_mask` with the mask
+    before its expand. No fix is offered for these: the rescale and the rewrite depend on sizes
+    and dtypes the code may not show.
 
     ## Fix safety
     Safe for counts (`count_nonzero`) and scale-free reductions of identical values (`any`,
@@ -67,10 +70,14 @@ class ReduceOfBroadcast(Rule):
                     continue
                 tensor = wording.tensor(facts, reduction.operand, reduction.statement, value)
                 op = wording.op(facts, reduction.call, reduction.operand)
-                if reduction.selection:
+                if reduction.selection is not None:
                     message = (
-                        f"`{op}` gathers every element {tensor} selects, over its logical "
-                        f"size, only to count them: count the mask before the expand and rescale"
+                        f"`{op}` gathers the selected elements only to count them, over the "
+                        f"logical size of {tensor}: count the mask before the expand and rescale"
+                        if reduction.selection == "count"
+                        else f"`{op}` finds the elements to update twice (to read, to write "
+                        f"back), over the logical size of {tensor}: update through "
+                        f"`torch.where` or with the mask before the expand"
                     )
                     yield common.finding(
                         self.code, facts, reduction.call, reduction.statement, message, value

@@ -300,3 +300,11 @@ def test_a_parameter_the_docstring_calls_boolean_is_bool(doc, dtype):
 )
 def test_any_and_all_reduce_to_bool_whatever_the_input(value, dtype):
     assert _dtype_of(f"def f(x, y):\n    t = {value}\n    return t\n") == dtype
+
+
+@pytest.mark.parametrize(
+    ("value", "dtype"),
+    [("(x > 0) & (y < 1)", "bool"), ("~(x > 0)", "bool"), ("(x > 0) | y", None), ("x & y", None)],
+)
+def test_bitwise_ops_of_bool_tensors_are_bool(value, dtype):
+    assert _dtype_of(f"def f(x, y):\n    t = {value}\n    return t\n") == dtype
