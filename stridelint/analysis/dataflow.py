@@ -684,6 +684,28 @@ class FunctionFlow:
             return self.hook_arguments.get(str(key.value.evaluated_value))
         return None
 
+    def _repeats_documented_matrices(
+        self, call: cst.Call, pattern: einops_patterns.Pattern
+    ) -> bool:
+        """`repeat(viewmats, "B T M N -> B (T H W) M N")` of a parameter documented as
+        `[B, T, 4, 4]`: the axes after the last new one are the input's own last axes, which
+        the docstring writes as literal sizes, a matrix of at most FEW_NUMBERS numbers, as
+        `_repeats_small_matrices` asks of an expand."""
+        positional = [a.value for a in call.args if a.keyword is None and not a.star]
+        if not positional or not isinstance(positional[0], cst.Name):
+            return False
+        shape = self.facts.parameter_shape(positional[0])
+        if shape is None or len(shape) != len(pattern.left):
+            return False
+        trailing = []
+        for group in reversed(pattern.right):
+            if len(group) != 1 or group[0] in pattern.new_axes or group not in pattern.left:
+                break
+            trailing.append(shape[pattern.left.index(group)])
+        if len(trailing) < 2 or not all(size.isdigit() and int(size) >= 2 for size in trailing):
+            return False
+        return math.prod(int(size) for size in trailing) <= FEW_NUMBERS
+
     def _selection(self, node: cst.CSTNode, selected: cst.Subscript, kind: str) -> None:
         """`x[mask].numel()` or `x[mask] += v` with `mask` a broadcast bool tensor: indexing
         finds every element the mask selects over its logical size, an int64 index each, and
@@ -974,6 +996,7 @@ class FunctionFlow:
             or dims is not None and _small_dims(dims, node)
             or _name_says(_NOISE_LEVEL_NAME, head)
             or pattern is not None and _repeats_a_few_times_or_per_head(node, pattern)
+            or pattern is not None and self._repeats_documented_matrices(node, pattern)
             or _moved_to_the_host(self.facts, receiver_node, self._statement)
         )
         grid = (

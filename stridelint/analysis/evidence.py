@@ -80,6 +80,25 @@ def documented_dtypes(func: cst.FunctionDef) -> dict[str, str]:
     return found
 
 
+# A shape written in a docstring entry: `[B, T, 4, 4]`, `(batch, seq, 3, 3)`.
+_SHAPE = re.compile(r"[\[(]\s*((?:[\w*+/-]+\s*,\s*)+[\w*+/-]+)\s*[\])]")
+
+
+def documented_shapes(func: cst.FunctionDef) -> dict[str, tuple[str, ...]]:
+    """Parameters whose docstring entry gives one shape (`viewmats: Camera view matrices
+    [B, T, 4, 4]`): its sizes as written. An entry that writes two shapes says neither."""
+    docstring = func.get_docstring(clean=True)
+    if not docstring:
+        return {}
+    entries = _docstring_entries(docstring)
+    found = {}
+    for param in parameters(func):
+        shapes = _SHAPE.findall(entries.get(param.name.value, ""))
+        if len(shapes) == 1:
+            found[param.name.value] = tuple(size.strip() for size in shapes[0].split(","))
+    return found
+
+
 def _docstring_says(func: cst.FunctionDef, name: str, evidence_at: EvidenceAt) -> Evidence:
     where = func.body.body[0] if func.body.body else func
     return evidence_at(where, f"the docstring says `{name}` may be broadcast")

@@ -80,6 +80,7 @@ class ModuleFacts:
         self.parameter_dtypes: dict[str, dict[str, str]] = {}
         self._bound_names: dict[cst.CSTNode, frozenset[str]] = {}
         self._documented_dtypes: dict[cst.FunctionDef, dict[str, str]] = {}
+        self._documented_shapes: dict[cst.FunctionDef, dict[str, tuple[str, ...]]] = {}
 
     # ---- the functions calls reach ----------------------------------------------------
 
@@ -425,6 +426,18 @@ class ModuleFacts:
                 self._documented_dtypes[current] = param_evidence.documented_dtypes(current)
             return self._documented_dtypes[current].get(name.value)
         return dtype
+
+    def parameter_shape(self, name: cst.Name) -> tuple[str, ...] | None:
+        """The sizes the docstring writes for `name`, a parameter of a function that never
+        rebinds it (`evidence.documented_shapes`), else None."""
+        current = self.parents.get(name)
+        while current is not None and not isinstance(current, (cst.FunctionDef, cst.Lambda)):
+            current = self.parents.get(current)
+        if not isinstance(current, cst.FunctionDef) or name.value in self.bound_names(current.body):
+            return None
+        if current not in self._documented_shapes:
+            self._documented_shapes[current] = param_evidence.documented_shapes(current)
+        return self._documented_shapes[current].get(name.value)
 
     def bound_names(self, node: cst.CSTNode) -> frozenset[str]:
         """tree.assigned_names of a node of this module, remembered: the trees never change,

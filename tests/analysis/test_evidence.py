@@ -128,3 +128,48 @@ def test_the_module_gate_lets_every_spelling_of_a_stride_read_through(read):
 def test_the_module_gate_skips_a_text_naming_strides_only_in_kernel_parameters():
     facts = facts_of("def f(m, stride_m):\n    assert stride_m == 0\n")
     assert not facts._mentions_strides
+
+
+def test_documented_shapes_read_one_shape_per_entry():
+    func = function('''
+        def forward(viewmats, ks, feats, mask, other):
+            """Project.
+
+            Args:
+                viewmats: camera view matrices [B, T, 4, 4]
+                ks (torch.Tensor): intrinsics of shape (batch, frames, 3, 3)
+                feats: features, [B, T, D] or [B, D]
+                mask: a padding mask
+            """
+    ''')
+    assert evidence.documented_shapes(func) == {
+        "viewmats": ("B", "T", "4", "4"),
+        "ks": ("batch", "frames", "3", "3"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("doc", "pattern", "small"),
+    [("[B, T, 4, 4]", "B T M N -> B (T H W) M N", True),
+     ("[B, T, 3, 3]", "B T M N -> B T H M N", True),
+     ("[B, T, 8, 8]", "B T M N -> B (T H W) M N", False),  # 64 numbers a token
+     ("[B, T, C, D]", "B T M N -> B (T H W) M N", False),  # sizes the docstring does not spell
+     ("[B, T, 4]", "B T M -> B (T H W) M", False),  # a vector a token: the data itself
+     ("[B, T, 4, 4]", "B T M N -> B (T H W) (M N)", False)],  # the matrix merged
+)  # fmt: skip
+def test_einops_repeats_of_documented_small_matrices_are_small(doc, pattern, small):
+    from stridelint.analysis.values import Broadcast
+    from tests.analysis.parsed import flow_of, node
+
+    code = (
+        "from einops import repeat\n\n"
+        "def f(m, h, w):\n"
+        f'    """Repeat.\n\n    Args:\n        m: matrices {doc}\n    """\n'
+        f'    return repeat(m, "{pattern}", H=h, W=w)\n'
+    )
+    facts = facts_of(code)
+    flow = flow_of(facts, "f")
+    call = node(facts, f'repeat(m, "{pattern}", H=h, W=w)', cst.Call)
+    merged = flow.layout_ops.get(call)  # a repeat that merges a new axis copies: a layout op
+    value = merged.value if merged is not None else flow.value_of(call)
+    assert isinstance(value, Broadcast) and value.small is small
