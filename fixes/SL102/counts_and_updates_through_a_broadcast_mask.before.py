@@ -17,7 +17,6 @@ def rows_picked_by_index(index, inputs_embeds, hidden):
     return inputs_embeds[rows].numel()
 
 
-
 def placeholder_mask_from_embeddings(input_ids, inputs_embeds, placeholder_embed, image_token_id):
     if input_ids is None:
         mask = (inputs_embeds == placeholder_embed).all(-1)  # bool, whatever the embeddings' dtype
