@@ -63,6 +63,18 @@ class BroadcastReduction:
     statement: cst.CSTNode | None
     selection: str | None = None
 
+@dataclass(frozen=True)
+class ConcatenatedOp:
+    """An elementwise op or cast on a concatenation of broadcasts alone (`Dense.concatenated`),
+    with numbers at most: it runs at the concatenation's full size (SL201, no fix)."""
+
+    node: cst.BaseExpression
+    operand: cst.BaseExpression
+    value: Broadcast  # the parts' broadcasts, joined
+    statement: cst.CSTNode | None
+    kind: str
+
+
 # An expand that repeats its source at most this many times along literal dims is small.
 FEW_REPEATS = 4
 # An expand whose every broadcast position holds a matrix of at most this many numbers, spelled
@@ -125,6 +137,7 @@ class FunctionFlow:
     broadcast_reductions: dict[cst.CSTNode, BroadcastReduction] = field(
         init=False, default_factory=dict
     )
+    concatenated_ops: dict[cst.CSTNode, ConcatenatedOp] = field(init=False, default_factory=dict)
     loads: dict[cst.Name, Value] = field(init=False, default_factory=dict)
     calls: dict[cst.Call, CallSite] = field(init=False, default_factory=dict)
     launches: dict[cst.Call, CallSite] = field(init=False, default_factory=dict)
@@ -474,6 +487,23 @@ class FunctionFlow:
         return all(
             isinstance(v, Dense) and v.index or isinstance(v, Broadcast) and v.grid for v in values
         )
+
+    def _concatenated_broadcasts(self, call: cst.Call) -> Broadcast | None:
+        """`torch.cat([t.view(f, 1, 1, -1).expand(f, h, w, -1), s.view(1, h, 1, -1).expand(f,
+        h, w, -1)], dim=-1)`: two or more parts, each a definite broadcast; their broadcasts
+        joined (`Dense.concatenated`), else None."""
+        joined = call.args[0].value if call.args and call.args[0].keyword is None else None
+        if not isinstance(joined, (cst.List, cst.Tuple)) or len(joined.elements) < 2:
+            return None
+        if any(isinstance(element, cst.StarredElement) for element in joined.elements):
+            return None
+        parts = [self._values.get(element.value) for element in joined.elements]
+        if not all(isinstance(p, Broadcast) and p.state is State.DEFINITE for p in parts):
+            return None
+        merged = parts[0]
+        for part in parts[1:]:
+            merged = join(merged, part)
+        return replace(merged, group=None, leading=None)  # type: ignore[arg-type]
 
     def _meshes_index_vectors(self, call: cst.Call) -> bool:
         """`torch.meshgrid(torch.arange(h), torch.linspace(0, 1, w))`, `torch.broadcast_tensors(
@@ -837,8 +867,10 @@ class FunctionFlow:
         if name in torch_ops.LAYOUT_METHODS and isinstance(receiver, Broadcast):
             self.layout_ops[node] = LayoutOp(node, receiver_node, name, receiver, self._statement)
             return None
-        if name in torch_ops.LAYOUT_METHODS and isinstance(receiver, Dense) and receiver.index:
-            return receiver  # `torch.arange(n).reshape(1, n, 1)`: the same positions
+        if name in torch_ops.LAYOUT_METHODS and isinstance(receiver, Dense) and (
+            receiver.index or receiver.concatenated is not None
+        ):
+            return receiver  # `torch.arange(n).reshape(1, n, 1)`: the same positions (a view)
         if name in torch_ops.BROADCAST_METHODS and _looks_like_tensor_receiver(receiver_node, node):
             if name == "expand" and _keeps_every_size(node):
                 return _as_view(receiver)  # `x.expand(1, -1)`: no dim grows, no stride 0 made
@@ -899,11 +931,17 @@ class FunctionFlow:
                 operand, value = positional[0]
                 name = qualified.split(".")[-1]
                 self.layout_ops[node] = LayoutOp(node, operand, name, value, self._statement)
-            return Dense(
-                index=qualified in torch_ops.INDEX_FUNCTIONS
+            index = (
+                qualified in torch_ops.INDEX_FUNCTIONS
                 or qualified == "torch.tensor" and _literal_numbers(node)
                 or qualified in torch_ops.JOIN_FUNCTIONS and self._joins_positions(node)
             )
+            concatenated = (
+                self._concatenated_broadcasts(node)
+                if qualified in torch_ops.JOIN_FUNCTIONS and not index
+                else None
+            )
+            return Dense(index=index, concatenated=concatenated)
         if qualified in torch_ops.ELEMENTWISE_FUNCTIONS:
             operands = [(a.value, v) for a, v in arguments]
             integer = qualified.split(".")[-1] in torch_ops.BOOL_RESULT_METHODS
@@ -1152,6 +1190,9 @@ class FunctionFlow:
         if derived:
             sinks = frozenset().union(*(d.sinks for d in derived))
             return Derived(sinks, any(d.reduced for d in derived), all(d.exact for d in derived))
+        concatenated = self._op_on_a_concatenation(node, operands, kind)
+        if concatenated is not None:
+            return concatenated
         if any(isinstance(v, (Dense, Narrowed)) for v in values):
             index = _keeps_positions(node, kind) and all(
                 isinstance(v, Dense) and v.index or isinstance(v, Scalar) or _is_scalar_literal(e)
@@ -1190,6 +1231,31 @@ class FunctionFlow:
         else:  # second loop pass: keep the object, refresh what it saw
             sink.operands = tuple(broadcast)
         return Derived(frozenset({sink}))
+
+    def _op_on_a_concatenation(
+        self,
+        node: cst.BaseExpression,
+        operands: list[tuple[cst.BaseExpression, Value]],
+        kind: str,
+    ) -> Value:
+        """An elementwise op or cast whose one tensor operand is a concatenation of broadcasts
+        (`freqs.to(x.dtype)`, `freqs.cos()`, `2 * freqs`): recorded (`ConcatenatedOp`), its
+        result an ordinary dense tensor; None when the op is not one."""
+        if kind not in ("elementwise", "cast"):
+            return None
+        tensors = [
+            (expr, value) for expr, value in operands
+            if not (isinstance(value, Scalar) or _is_scalar_literal(expr))
+        ]  # fmt: skip
+        if len(tensors) != 1:
+            return None
+        expr, value = tensors[0]
+        if not isinstance(value, Dense) or value.concatenated is None:
+            return None
+        self.concatenated_ops[node] = ConcatenatedOp(
+            node, expr, value.concatenated, self._statement, kind
+        )
+        return Dense()
 
     def _reduction(
         self, node: cst.Call, operand_node: cst.BaseExpression, operand: Value, full: bool

@@ -69,6 +69,11 @@ class Dense:
     # Built from `torch.arange`/`linspace` and numbers only: an index or coordinate vector,
     # whose expands are position grids (size-aware findings).
     index: bool = False
+    # A concatenation whose every part is a broadcast (`torch.cat([a.expand(...), b.expand(...)])`):
+    # dense, but its values repeat along the parts' broadcast dims, so an op on it alone runs at
+    # full size where the same op on each part before its expand would not. The parts'
+    # broadcasts, joined (their evidence, and small or grid only if all are).
+    concatenated: Broadcast | None = None
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,11 @@ class ElementwiseAfterExpand(Rule):
     `1.0 - m`, `~m`, `m * -1e4`, `torch.where(m, a, 0.0)`, or `cos`/`sin` of an expanded
     rotary angle. (When the result is reduced, SL101 reports it instead.) Also an expanded
     bool mask passed as `attn_mask` to `F.scaled_dot_product_attention`, which turns it into
-    a float bias of the mask's full logical size before attention runs.
+    a float bias of the mask's full logical size before attention runs. And an op (with
+    numbers at most) on a concatenation whose every part is an expand, such as a rotary
+    table `torch.cat([t.expand(f, h, w, -1), s.expand(f, h, w, -1)], -1).to(x.dtype)`: the
+    concatenation is dense, but the op converts each repeated value of its parts (no fix:
+    apply it to each part before its expand, then concatenate).
 
     ## Why is this bad?
     An expanded tensor costs only its storage: `mask[:, None, None, :]` of a (b, s) mask
@@ -140,6 +144,21 @@ class ElementwiseAfterExpand(Rule):
                 yield common.finding(
                     self.code, facts, sink.node, sink.statement, message, value,
                     _fix(facts, sink, result_uses),
+                    low=common.output_sized(flow, result_uses),
+                )
+            for op in flow.concatenated_ops.values():
+                result_uses = uses.uses_of(facts, flow, op.node)
+                if any(use.kind == uses.DENSE for use in result_uses):
+                    continue  # the dense result is needed
+                if common.all_joined(facts, result_uses):
+                    continue
+                message = (
+                    f"`{wording.op(facts, op.node, op.operand)}` runs on a concatenation of "
+                    f"broadcasts at its full size: apply the op to each part before its "
+                    f"expand, then concatenate"
+                )
+                yield common.finding(
+                    self.code, facts, op.node, op.statement, message, op.value,
                     low=common.output_sized(flow, result_uses),
                 )
 

@@ -529,3 +529,37 @@ def test_a_name_given_to_a_call_the_expand_is_an_argument_of_says_nothing_of_it(
     facts = facts_of("def f(q, positions, n):\n    positions = rotate(q[:, None].expand(-1, n), positions)\n")
     value = flow_of(facts, "f").value_of(node(facts, "q[:, None].expand(-1, n)", cst.Call))
     assert isinstance(value, Broadcast) and not value.grid
+
+
+# ---- concatenations of broadcasts (Dense.concatenated) --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "concatenated"),
+    [("y = torch.cat([x[:, None].expand(-1, n), x[None, :].expand(n, -1)], dim=-1)", True),
+     ("y = torch.cat([x[:, None].expand(-1, n), x[None, :].expand(n, -1)]).reshape(-1)", True),
+     ("y = torch.cat([x[:, None].expand(-1, n), x], dim=-1)", False),  # a dense part
+     ("y = torch.cat([x[:, None].expand(-1, n)], dim=-1)", False),  # one part: a copy of it
+     ("y = torch.cat([*parts], dim=-1)", False)],
+)  # fmt: skip
+def test_a_concatenation_of_broadcasts_is_dense_and_remembers_its_parts(body, concatenated):
+    value = value_of("import torch\nparts = [x]\n" + body)
+    assert isinstance(value, Dense)
+    assert (value.concatenated is not None) is concatenated
+
+
+@pytest.mark.parametrize(
+    ("op", "recorded"),
+    [("y.to(torch.float16)", True), ("y.cos()", True), ("2 * y", True),
+     ("x.sum() * y", False),  # a 0-d tensor is a tensor operand to the analysis
+     ("y * other", False),  # a tensor operand of any size: the product is output-sized
+     ("y.sum()", False)],
+)  # fmt: skip
+def test_an_op_on_a_concatenation_of_broadcasts_alone_is_recorded(op, recorded):
+    code = (
+        "import torch\n\ndef f(x, n, other):\n"
+        "    y = torch.cat([x[:, None].expand(-1, n), x[None, :].expand(n, -1)], dim=-1)\n"
+        f"    return {op}\n"
+    )
+    flow = flow_of(facts_of(code), "f")
+    assert bool(flow.concatenated_ops) is recorded
