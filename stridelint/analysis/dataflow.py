@@ -498,7 +498,10 @@ class FunctionFlow:
         if any(isinstance(element, cst.StarredElement) for element in joined.elements):
             return None
         parts = [self._values.get(element.value) for element in joined.elements]
-        if not all(isinstance(p, Broadcast) and p.state is State.DEFINITE for p in parts):
+        if not all(
+            isinstance(p, Broadcast) and p.state is State.DEFINITE and p.group is None
+            for p in parts
+        ):  # outputs of one broadcast_tensors call are dense where their inputs differ
             return None
         merged = parts[0]
         for part in parts[1:]:

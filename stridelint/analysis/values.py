@@ -160,7 +160,10 @@ def join(left: Value, right: Value) -> Value:
             leading=broadcast.leading,
         )
     if isinstance(left, Dense) and isinstance(right, Dense):
-        return Dense(left.index and right.index)
+        concatenated = None
+        if left.concatenated is not None and right.concatenated is not None:
+            concatenated = join(left.concatenated, right.concatenated)  # both paths concatenate
+        return Dense(left.index and right.index, concatenated)  # type: ignore[arg-type]
     if isinstance(left, KernelHandle) and isinstance(right, KernelHandle):
         if (left.launcher, left.table, left.bound) == (right.launcher, right.table, right.bound):
             return KernelHandle(left.kernels | right.kernels, left.launcher, left.table, left.bound)

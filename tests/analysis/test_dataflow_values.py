@@ -540,7 +540,12 @@ def test_a_name_given_to_a_call_the_expand_is_an_argument_of_says_nothing_of_it(
      ("y = torch.cat([x[:, None].expand(-1, n), x[None, :].expand(n, -1)]).reshape(-1)", True),
      ("y = torch.cat([x[:, None].expand(-1, n), x], dim=-1)", False),  # a dense part
      ("y = torch.cat([x[:, None].expand(-1, n)], dim=-1)", False),  # one part: a copy of it
-     ("y = torch.cat([*parts], dim=-1)", False)],
+     ("y = torch.cat([*parts], dim=-1)", False),
+     ("if n:\n    y = torch.cat([x[:, None].expand(-1, n), x[None, :].expand(n, -1)])\n"
+      "else:\n    y = torch.cat([x[None, :].expand(n, -1), x[:, None].expand(-1, n)])", True),
+     ("if n:\n    y = torch.cat([x[:, None].expand(-1, n), x[None, :].expand(n, -1)])\n"
+      "else:\n    y = torch.cat([x, x])", False),  # dense on one path
+     ("a, b = torch.broadcast_tensors(x[:, None], x[None, :])\ny = torch.stack([a, b])", False)],
 )  # fmt: skip
 def test_a_concatenation_of_broadcasts_is_dense_and_remembers_its_parts(body, concatenated):
     value = value_of("import torch\nparts = [x]\n" + body)
