@@ -14,7 +14,7 @@ from functools import cached_property
 
 import libcst as cst
 
-from stridelint.analysis import INTERPROCEDURAL_ROUNDS, dtypes, torch_ops
+from stridelint.analysis import INTERPROCEDURAL_ROUNDS, dtypes, memo, torch_ops
 from stridelint.analysis import evidence as param_evidence
 from stridelint.analysis.bindings import statement_of
 from stridelint.analysis.classes import ClassTable
@@ -179,6 +179,17 @@ class ModuleFacts:
                 return current.name.value
             current = self.parents.get(current)
         return None
+
+    def memoized_function(self, node: cst.CSTNode, statement: cst.CSTNode | None) -> str | None:
+        """The name of the function holding node when it returns a value cached on `self`
+        before `statement` (`memo.returns_a_cached_value_before`): the code there runs once per
+        cache key. Else None."""
+        current = self.parents.get(node)
+        while current is not None and not isinstance(current, cst.FunctionDef):
+            current = self.parents.get(current)
+        if current is None or not memo.returns_a_cached_value_before(current, statement):
+            return None
+        return current.name.value
 
     @cached_property
     def wrappers(self) -> frozenset[str]:

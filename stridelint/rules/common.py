@@ -87,7 +87,12 @@ def finding(
     """A finding spanning `node`, suppressible on its statement's first row. A low-severity
     one (a small broadcast, unless the rule is wrong at `any_size`, or the rule's own reason
     `low`) is reported only with the `low-severity` setting, and its message says why, once."""
-    reason = (None if any_size else low_reason(value)) or low or _reference_reason(facts, node)
+    reason = (
+        (None if any_size else low_reason(value))
+        or low
+        or _reference_reason(facts, node)
+        or _memoized_reason(facts, node, statement)
+    )
     if reason is not None:
         message += f" (low severity: {reason})"
     start, end = facts.span(node)
@@ -106,6 +111,15 @@ def finding(
 def _reference_reason(facts: ModuleFacts, node: cst.CSTNode) -> str | None:
     name = facts.reference_function(node)
     return f"in `{name}`, a reference implementation" if name is not None else None
+
+
+def _memoized_reason(
+    facts: ModuleFacts, node: cst.CSTNode, statement: cst.CSTNode | None
+) -> str | None:
+    name = facts.memoized_function(node, statement)
+    if name is None:
+        return None
+    return f"`{name}` returns a value cached on `self` before it: this runs once per cache key"
 
 
 def noqa_row(facts: ModuleFacts, node: cst.CSTNode, statement: cst.CSTNode | None) -> int:
