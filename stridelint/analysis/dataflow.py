@@ -63,6 +63,7 @@ class BroadcastReduction:
     statement: cst.CSTNode | None
     selection: str | None = None
 
+
 @dataclass(frozen=True)
 class ConcatenatedOp:
     """An elementwise op or cast on a concatenation of broadcasts alone (`Dense.concatenated`),

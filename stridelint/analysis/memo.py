@@ -1,8 +1,10 @@
-"""Memoized functions: an early `return self._cached` before the work.
+"""Memoized functions: an early `return self._cached` before the work that fills it.
 
 A function that first returns a value it keeps on `self` when a key matches
-(`if self._key == key: return self._value`) runs the code after that test once per key, not
-once per call: a materialization there is a one-time cost (size-aware findings).
+(`if self._key == key: return self._value`), and later stores that attribute
+(`self._value = ...`), runs the code after the test once per key, not once per call: a
+materialization there is a one-time cost (size-aware findings). An early return of an
+attribute the function never stores (`if x is None: return self.default`) is no cache.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from stridelint.analysis.tree import walk
 
 def returns_a_cached_value_before(func: cst.FunctionDef, statement: cst.CSTNode | None) -> bool:
     """Whether a top-level `if` of `func`'s body, before the top-level statement holding
-    `statement`, ends by returning an attribute of its first parameter (`self`)."""
+    `statement`, ends by returning an attribute of its first parameter (`self`) that the
+    function stores later."""
     body = func.body.body if isinstance(func.body, cst.IndentedBlock) else ()
     receiver = _first_parameter(func)
     if receiver is None or statement is None:
@@ -22,9 +25,30 @@ def returns_a_cached_value_before(func: cst.FunctionDef, statement: cst.CSTNode 
     for top in body:
         if top is statement or any(node is statement for node in walk(top)):
             return False
-        if isinstance(top, cst.If) and _ends_returning_an_attribute_of(top.body, receiver):
-            return True
+        if isinstance(top, cst.If):
+            returned = _returned_attribute(top.body, receiver)
+            if returned is not None and returned in _stored_attributes(func, receiver):
+                return True
     return False
+
+
+def _stored_attributes(func: cst.FunctionDef, receiver: str) -> set[str]:
+    """The attributes of `receiver` the function assigns (`self.a = ...`, `self.a, self.b =
+    ...`)."""
+    stored = set()
+    for node in walk(func.body):
+        if not isinstance(node, cst.Assign):
+            continue
+        for target in node.targets:
+            elements = (
+                [e.value for e in target.target.elements]
+                if isinstance(target.target, (cst.Tuple, cst.List))
+                else [target.target]
+            )
+            for element in elements:
+                if _attribute_of(element, receiver):
+                    stored.add(element.attr.value)  # type: ignore[attr-defined]
+    return stored
 
 
 def _first_parameter(func: cst.FunctionDef) -> str | None:
@@ -32,17 +56,21 @@ def _first_parameter(func: cst.FunctionDef) -> str | None:
     return params[0].name.value if params else None
 
 
-def _ends_returning_an_attribute_of(block: cst.BaseSuite, receiver: str) -> bool:
+def _returned_attribute(block: cst.BaseSuite, receiver: str) -> str | None:
+    """The attribute of `receiver` the block ends by returning (`return self._value`)."""
     statements = block.body if isinstance(block, cst.IndentedBlock) else (block,)
     last = statements[-1] if statements else None
     if not isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) or not last.body:
-        return False
+        return None
     small = last.body[-1]
-    if not isinstance(small, cst.Return) or small.value is None:
-        return False
-    value = small.value
+    if not isinstance(small, cst.Return) or not _attribute_of(small.value, receiver):
+        return None
+    return small.value.attr.value  # type: ignore[union-attr]
+
+
+def _attribute_of(node: cst.CSTNode | None, receiver: str) -> bool:
     return (
-        isinstance(value, cst.Attribute)
-        and isinstance(value.value, cst.Name)
-        and value.value.value == receiver
+        isinstance(node, cst.Attribute)
+        and isinstance(node.value, cst.Name)
+        and node.value.value == receiver
     )

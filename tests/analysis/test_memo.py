@@ -27,7 +27,22 @@ def _function_and_last_statement(code: str) -> tuple[cst.FunctionDef, cst.CSTNod
 )  # fmt: skip
 def test_an_early_return_of_a_cached_attribute_marks_what_follows(guard, memoized):
     func, last = _function_and_last_statement(
-        f"def forward(self, key, value, other, keys):\n    {guard}\n    return work(key)\n"
+        f"def forward(self, key, value, other, keys):\n    {guard}\n"
+        "    self._key, self._value = key, work(key)\n    return self._value\n"
+    )
+    assert memo.returns_a_cached_value_before(func, last) is memoized
+
+
+@pytest.mark.parametrize(
+    ("fill", "memoized"),
+    [("self._value = table", True), ("self._key, self._value = key, table", True),
+     ("self.other = table", False),  # the returned attribute is never stored: no cache
+     ("value = table", False)],
+)  # fmt: skip
+def test_a_cache_is_an_attribute_the_function_returns_early_and_stores_later(fill, memoized):
+    func, last = _function_and_last_statement(
+        "def forward(self, key):\n    if self._key == key:\n        return self._value\n"
+        f"    table = work(key)\n    {fill}\n    return table\n"
     )
     assert memo.returns_a_cached_value_before(func, last) is memoized
 
@@ -35,7 +50,7 @@ def test_an_early_return_of_a_cached_attribute_marks_what_follows(guard, memoize
 def test_the_statement_before_the_cache_check_is_not_memoized():
     func, _ = _function_and_last_statement(
         "def forward(self, key):\n    table = work(key)\n    if self._key == key:\n"
-        "        return self._value\n    return table\n"
+        "        return self._value\n    self._value = table\n    return table\n"
     )
     assert not memo.returns_a_cached_value_before(func, func.body.body[0])
 
