@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from stridelint.analysis.tree import walk
+from stridelint.analysis.tree import assignment_targets, descendants, walk
 
 
 def returns_a_cached_value_before(func: cst.FunctionDef, statement: cst.CSTNode | None) -> bool:
@@ -35,20 +35,12 @@ def returns_a_cached_value_before(func: cst.FunctionDef, statement: cst.CSTNode 
 def _stored_attributes(func: cst.FunctionDef, receiver: str) -> set[str]:
     """The attributes of `receiver` the function assigns (`self.a = ...`, `self.a, self.b =
     ...`)."""
-    stored = set()
-    for node in walk(func.body):
-        if not isinstance(node, cst.Assign):
-            continue
-        for target in node.targets:
-            elements = (
-                [e.value for e in target.target.elements]
-                if isinstance(target.target, (cst.Tuple, cst.List))
-                else [target.target]
-            )
-            for element in elements:
-                if _attribute_of(element, receiver):
-                    stored.add(element.attr.value)  # type: ignore[attr-defined]
-    return stored
+    return {
+        element.attr.value  # type: ignore[attr-defined]
+        for assign in descendants(func.body, cst.Assign)
+        for element in assignment_targets(assign)
+        if _attribute_of(element, receiver)
+    }
 
 
 def _first_parameter(func: cst.FunctionDef) -> str | None:

@@ -15,7 +15,7 @@ from typing import Callable
 import libcst as cst
 
 from stridelint.analysis.names import dotted
-from stridelint.analysis.tree import descendants
+from stridelint.analysis.tree import assignment_targets, descendants
 
 
 HelperLookup = Callable[[str], "StrideHelper | None"]
@@ -70,15 +70,9 @@ def stride_aliases(func: cst.FunctionDef, helper_of: HelperLookup | None = None)
         )
         if owner is None:
             continue
-        for target in assign.targets:
-            elements = (
-                [e.value for e in target.target.elements]
-                if isinstance(target.target, (cst.Tuple, cst.List))
-                else [target.target]
-            )
-            for element in elements:
-                if isinstance(element, cst.Name):
-                    aliases[element.value] = owner
+        for element in assignment_targets(assign):
+            if isinstance(element, cst.Name):
+                aliases[element.value] = owner
     return aliases
 
 

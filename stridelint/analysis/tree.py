@@ -194,6 +194,18 @@ _TARGET_FIELD = {
 _NAME_TARGETS = (cst.Name, cst.Tuple, cst.List, cst.StarredElement)
 
 
+def assignment_targets(assign: cst.Assign) -> list[cst.BaseExpression]:
+    """What an assignment binds, one level of tuple or list unpacked: `a, self.b = ...` gives
+    `a` and `self.b`; `x = y = ...` gives both."""
+    found: list[cst.BaseExpression] = []
+    for target in assign.targets:
+        if isinstance(target.target, (cst.Tuple, cst.List)):
+            found.extend(element.value for element in target.target.elements)
+        else:
+            found.append(target.target)
+    return found
+
+
 def assigned_names(statement: cst.CSTNode) -> set[str]:
     """Names a statement (and anything nested in it) may bind."""
     names: set[str] = set()

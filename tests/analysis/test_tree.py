@@ -126,3 +126,14 @@ def test_descendants_of_a_class_are_its_instances_whether_it_has_subclasses_or_n
         got = list(tree.descendants(module, kind))
         assert expected and len(got) == len(expected)
         assert all(a is b for a, b in zip(got, expected)), kind.__name__
+
+
+@pytest.mark.parametrize(
+    ("code", "targets"),
+    [("a = 1", ["a"]), ("a, self.b = 1, 2", ["a", "self.b"]), ("x = y = z", ["x", "y"]),
+     ("[p, q] = r", ["p", "q"])],
+)  # fmt: skip
+def test_assignment_targets_unpack_one_level(code, targets):
+    (assign,) = [n for n in tree.walk(cst.parse_module(code + "\n")) if isinstance(n, cst.Assign)]
+    module = cst.Module(body=[])
+    assert [module.code_for_node(t) for t in tree.assignment_targets(assign)] == targets
