@@ -735,10 +735,9 @@ class FunctionFlow:
         for group in reversed(pattern.right):
             if len(group) != 1 or group[0] in pattern.new_axes or group not in pattern.left:
                 break
-            trailing.append(shape[pattern.left.index(group)])
-        if len(trailing) < 2 or not all(size.isdigit() and int(size) >= 2 for size in trailing):
-            return False
-        return math.prod(int(size) for size in trailing) <= FEW_NUMBERS
+            size = shape[pattern.left.index(group)]
+            trailing.append(int(size) if size.isdigit() else None)
+        return _a_small_matrix(trailing)
 
     def _selection(self, node: cst.CSTNode, selected: cst.Subscript, kind: str) -> None:
         """`x[mask].numel()` or `x[mask] += v` with `mask` a broadcast bool tensor: indexing
@@ -1245,7 +1244,9 @@ class FunctionFlow:
         """An elementwise op or cast whose one tensor operand is a concatenation of broadcasts
         (`freqs.to(x.dtype)`, `freqs.cos()`, `2 * freqs`): recorded (`ConcatenatedOp`), its
         result an ordinary dense tensor; None when the op is not one."""
-        if kind not in ("elementwise", "cast"):
+        if kind not in ("elementwise", "cast") or not any(
+            isinstance(value, Dense) and value.concatenated is not None for _, value in operands
+        ):
             return None
         tensors = [
             (expr, value) for expr, value in operands
@@ -1255,7 +1256,7 @@ class FunctionFlow:
             return None
         expr, value = tensors[0]
         if not isinstance(value, Dense) or value.concatenated is None:
-            return None
+            return None  # the concatenation is one of several tensors
         self.concatenated_ops[node] = ConcatenatedOp(
             node, expr, value.concatenated, self._statement, kind
         )
@@ -1497,10 +1498,14 @@ def _repeats_small_matrices(dims: provenance.ExpandedDims) -> bool:
     (a point, a box) is not: in geometric code the points and boxes are the data (boxes copied
     per class for NMS, point coordinates per ground truth)."""
     last = max(dims.candidates)
-    matrix = [dims.decimal(d) for d in range(last + 1, len(dims.nodes))]
-    if len(matrix) < 2 or any(size is None or size < 2 for size in matrix):
+    return _a_small_matrix([dims.decimal(d) for d in range(last + 1, len(dims.nodes))])
+
+
+def _a_small_matrix(sizes: list[int | None]) -> bool:
+    """Two or more known sizes of 2 or more, at most FEW_NUMBERS numbers together."""
+    if len(sizes) < 2 or any(size is None or size < 2 for size in sizes):
         return False
-    return math.prod(matrix) <= FEW_NUMBERS  # type: ignore[arg-type]
+    return math.prod(sizes) <= FEW_NUMBERS  # type: ignore[arg-type]
 
 
 def _named_by_per_step_dims(

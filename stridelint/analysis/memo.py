@@ -22,12 +22,14 @@ def returns_a_cached_value_before(func: cst.FunctionDef, statement: cst.CSTNode 
     receiver = _first_parameter(func)
     if receiver is None or statement is None:
         return False
+    stored: set[str] | None = None  # read once, at the first `if` that returns an attribute
     for top in body:
         if top is statement or any(node is statement for node in walk(top)):
             return False
-        if isinstance(top, cst.If):
-            returned = _returned_attribute(top.body, receiver)
-            if returned is not None and returned in _stored_attributes(func, receiver):
+        returned = _returned_attribute(top.body, receiver) if isinstance(top, cst.If) else None
+        if returned is not None:
+            stored = _stored_attributes(func, receiver) if stored is None else stored
+            if returned in stored:
                 return True
     return False
 

@@ -424,10 +424,8 @@ class ModuleFacts:
         """The dtype `name` has as a parameter of a function that never rebinds it: the one
         every broadcast its callers pass is shown to have (parameter_dtypes), else the one its
         docstring gives it (`evidence.documented_dtypes`)."""
-        current = self.parents.get(name)
-        while current is not None and not isinstance(current, (cst.FunctionDef, cst.Lambda)):
-            current = self.parents.get(current)
-        if not isinstance(current, cst.FunctionDef) or name.value in self.bound_names(current.body):
+        current = self._function_of_parameter(name)
+        if current is None:
             return None
         key = self.function_key(current)
         dtype = self.parameter_dtypes.get(key, {}).get(name.value)
@@ -441,14 +439,22 @@ class ModuleFacts:
     def parameter_shape(self, name: cst.Name) -> tuple[str, ...] | None:
         """The sizes the docstring writes for `name`, a parameter of a function that never
         rebinds it (`evidence.documented_shapes`), else None."""
+        current = self._function_of_parameter(name)
+        if current is None:
+            return None
+        if current not in self._documented_shapes:
+            self._documented_shapes[current] = param_evidence.documented_shapes(current)
+        return self._documented_shapes[current].get(name.value)
+
+    def _function_of_parameter(self, name: cst.Name) -> cst.FunctionDef | None:
+        """The function `name` is read in, when it never rebinds the name (so a load there
+        reads the parameter, or a global), else None (also inside a lambda)."""
         current = self.parents.get(name)
         while current is not None and not isinstance(current, (cst.FunctionDef, cst.Lambda)):
             current = self.parents.get(current)
         if not isinstance(current, cst.FunctionDef) or name.value in self.bound_names(current.body):
             return None
-        if current not in self._documented_shapes:
-            self._documented_shapes[current] = param_evidence.documented_shapes(current)
-        return self._documented_shapes[current].get(name.value)
+        return current
 
     def bound_names(self, node: cst.CSTNode) -> frozenset[str]:
         """tree.assigned_names of a node of this module, remembered: the trees never change,

@@ -131,10 +131,8 @@ class ElementwiseAfterExpand(Rule):
                 if _is_nonzero(facts, sink.node):
                     continue
                 result_uses = uses.uses_of(facts, flow, sink.node)
-                if any(use.kind == uses.DENSE for use in result_uses):
-                    continue  # the dense result is needed
-                if common.all_joined(facts, result_uses):
-                    continue  # `torch.cat` writes it at this size anyway: output-sized
+                if _dense_anyway(facts, result_uses):
+                    continue
                 operand = sink.operands[0][0]
                 tensor = wording.tensor(facts, operand, sink.statement, value, sink.node)
                 message = (
@@ -148,9 +146,7 @@ class ElementwiseAfterExpand(Rule):
                 )
             for op in flow.concatenated_ops.values():
                 result_uses = uses.uses_of(facts, flow, op.node)
-                if any(use.kind == uses.DENSE for use in result_uses):
-                    continue  # the dense result is needed
-                if common.all_joined(facts, result_uses):
+                if _dense_anyway(facts, result_uses):
                     continue
                 message = (
                     f"`{wording.op(facts, op.node, op.operand)}` runs on a concatenation of "
@@ -161,6 +157,14 @@ class ElementwiseAfterExpand(Rule):
                     self.code, facts, op.node, op.statement, message, op.value,
                     low=common.output_sized(flow, result_uses),
                 )
+
+
+def _dense_anyway(facts: ModuleFacts, result_uses: list[Use]) -> bool:
+    """The op's result must be dense (a use needs it so), or `torch.cat` writes it at this
+    size anyway (output-sized): nothing to save."""
+    return any(use.kind == uses.DENSE for use in result_uses) or common.all_joined(
+        facts, result_uses
+    )
 
 
 def _inside_call(code: str, facts: ModuleFacts, sink: Sink, value: Broadcast) -> Finding:
