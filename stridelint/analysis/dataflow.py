@@ -1480,12 +1480,19 @@ def _spans_only_small_dims(dims: provenance.ExpandedDims, call: cst.Call) -> boo
     (`head_mask.unsqueeze(0)...expand(num_hidden_layers, -1, -1, -1, -1)`: a copy per layer of
     a vector, however long, is per-token metadata at most; per head_dim it would be an
     activation's size). A `-1` on a dim the code inserted keeps it at size 1
-    (`self.A.unsqueeze(0).unsqueeze(-1).expand(num_layers, -1, -1)`)."""
+    (`self.A.unsqueeze(0).unsqueeze(-1).expand(num_layers, -1, -1)`). A `-1` on a dim a
+    literal view spells by counts alone keeps a count (`key_mask.view(bsz, 1, 1, src_len)
+    .expand(-1, num_heads, -1, -1)`: one key vector a batch row, copied per head, the
+    layout of torch's multi-head attention: per-token metadata)."""
     unspelled = [d for d, n in enumerate(dims.nodes) if literal_int(n) == -1 and d not in dims.unit]
+    counted = [d for d in unspelled if dims.viewed and _named_by_per_step_dims(
+        [dims.viewed[d]], _COUNT_DIM_NAME
+    )]  # fmt: skip
+    unspelled = [d for d in unspelled if d not in counted]
     spelled = [size for size in dims.nodes if literal_int(size) != -1]
     if not unspelled or len(unspelled) == 1 and _of_a_module_tensor(call.func.value):
-        return _named_by_per_step_dims(spelled)
-    if len(unspelled) == 1 and len(dims.nodes) - len(dims.inserted) == 1:
+        return _named_by_per_step_dims(spelled) and not counted
+    if len(unspelled) == 1 and len(dims.nodes) - len(dims.inserted) - len(counted) == 1:
         return _named_by_per_step_dims(spelled, _COUNT_DIM_NAME)  # copies of one vector
     return False  # a `-1` keeps a size the code does not spell
 

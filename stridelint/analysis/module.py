@@ -8,6 +8,8 @@ module function; a wrapper passing a broadcast tensor to a kernel whose hook rea
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -21,6 +23,7 @@ from stridelint.analysis.classes import ClassTable
 from stridelint.analysis.dataflow import CallSite, FunctionFlow
 from stridelint.analysis.launches import launch_parameters
 from stridelint.analysis.names import ImportTable, dotted, iter_statements
+from stridelint.analysis.one_line import one_line
 from stridelint.analysis.outer_flows import (
     MODULE,
     LambdaFlow,
@@ -137,7 +140,7 @@ class ModuleFacts:
 
     def snippet(self, node: cst.CSTNode, limit: int = 48) -> str:
         start, end = self.span(node)
-        text = " ".join(self.source.text[start:end].split())
+        text = one_line(self.source.text[start:end])
         return text if len(text) <= limit else text[: limit - 3] + "..."
 
     # ---- kernels, hooks, wrappers -----------------------------------------------------

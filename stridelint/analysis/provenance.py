@@ -120,6 +120,8 @@ class ExpandedDims:
     unit: frozenset[int]  # dims of size 1 after it: a literal 1, or a `-1` on an inserted dim
     facts: ModuleFacts = field(compare=False, repr=False)
     inserted: frozenset[int] = frozenset()  # dims the receiver's indexing or unsqueezes added
+    # the sizes a literal `view`/`reshape` of the same rank gives the receiver (`m.view(b, 1, n)`)
+    viewed: tuple[cst.BaseExpression, ...] = ()
 
     @cached_property
     def sizes(self) -> tuple[str, ...]:
@@ -169,6 +171,7 @@ def expanded_dims(
     kept = {i for i, s in enumerate(sizes) if literal_int(s) == -1}
     unit = {i for i, s in enumerate(sizes) if literal_int(s) == 1}
     inserted: set[int] = set()
+    viewed: tuple[cst.BaseExpression, ...] = ()
     source = _shaping_source(facts, call.func.value, call)
     if isinstance(source, cst.Subscript):
         placed = _placed_kinds(source)
@@ -199,6 +202,7 @@ def expanded_dims(
     else:
         view_sizes = _literal_view_sizes(facts, source)
         if view_sizes is not None and len(view_sizes) == count:  # `v.view(-1, 1).expand(n, m)`
+            viewed = tuple(call_sizes(source))  # type: ignore[arg-type]
             inserted |= {i for i, size in enumerate(view_sizes) if size == 1}  # dim 1 is new
             # a `-1`, or a literal size of 2 or more, which no expand can grow
             kept |= {i for i, size in enumerate(view_sizes) if size == -1 or (size or 0) >= 2}
@@ -206,7 +210,7 @@ def expanded_dims(
     kept_dims = frozenset(kept - broadcast)
     unit |= inserted & kept_dims  # a `-1` keeps an inserted dim at size 1
     dims = ExpandedDims(
-        tuple(sizes), broadcast, kept_dims, frozenset(unit), facts, frozenset(inserted)
+        tuple(sizes), broadcast, kept_dims, frozenset(unit), facts, frozenset(inserted), viewed
     )
     if not broadcast and len(dims.candidates) == 1:
         # `row.expand(n, -1)`: the expand broadcasts something, and only dim 0 can be it
@@ -455,10 +459,12 @@ def transposed_dims(dims: ExpandedDims | None, swapped: Sequence[cst.Arg]) -> Ex
     def moved(group: frozenset[int]) -> frozenset[int]:
         return frozenset(swap.get(d, d) for d in group)
 
-    nodes = tuple(dims.nodes[swap.get(d, d)] for d in range(len(dims.nodes)))
+    def placed(sizes: tuple[cst.BaseExpression, ...]) -> tuple[cst.BaseExpression, ...]:
+        return tuple(sizes[swap.get(d, d)] for d in range(len(sizes)))
+
     return ExpandedDims(
-        nodes, moved(dims.broadcast), moved(dims.kept), moved(dims.unit), dims.facts,
-        moved(dims.inserted),
+        placed(dims.nodes), moved(dims.broadcast), moved(dims.kept), moved(dims.unit),
+        dims.facts, moved(dims.inserted), placed(dims.viewed),
     )
 
 

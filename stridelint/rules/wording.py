@@ -11,6 +11,7 @@ import re
 from math import prod
 from typing import TYPE_CHECKING, Collection, Sequence
 
+from stridelint.analysis.one_line import one_line
 from stridelint.analysis.values import Broadcast, State
 
 if TYPE_CHECKING:
@@ -168,7 +169,7 @@ def around(facts: ModuleFacts, node: cst.CSTNode, inner: cst.CSTNode) -> str:
     if not (start <= inner_start and inner_end <= end) or (start, end) == (inner_start, inner_end):
         return facts.snippet(node, SNIPPET_LIMIT)
     text = facts.source.text
-    shown = " ".join((text[start:inner_start] + ELLIPSIS + text[inner_end:end]).split())
+    shown = one_line(text[start:inner_start] + ELLIPSIS + text[inner_end:end])
     method = re.fullmatch(rf"(\(*){ELLIPSIS}(\)*)(\..*)", shown)  # `(…).sum(dim)`
     if method is not None and len(method.group(1)) == len(method.group(2)):
         shown = method.group(3)

@@ -508,6 +508,22 @@ def test_a_vector_copied_by_counts_alone_is_small(sizes, small):
 
 @pytest.mark.parametrize(
     ("expand", "small"),
+    [("m.view(bsz, 1, 1, src_len).expand(-1, num_heads, -1, -1)", True),  # a key mask per head
+     ("m.view(bsz, 1, src_len).expand(-1, num_heads, -1)", True),
+     ("m.view(bsz, 1, 1, src_len).expand(-1, num_heads, tgt_len, -1)", False),  # and per query
+     ("m.view(bsz, 1, src_len, dim).expand(-1, num_heads, -1, -1)", False),  # a matrix per row
+     ("m.view(bsz, 1, 1, src_len).expand(-1, tgt_len, -1, -1)", False),  # grown by a length
+     ("m.view(tgt_len, 1, 1, src_len).expand(-1, num_heads, -1, -1)", False)],  # a matrix
+)  # fmt: skip
+def test_a_vector_per_batch_row_copied_per_head_is_small(expand, small):
+    """The `-1` of a batch dim a view spells keeps a count, like a size the expand spells."""
+    code = f"def f(m, bsz, src_len, tgt_len, num_heads, dim):\n    return {expand}\n"
+    value = _expand_value(code)
+    assert isinstance(value, Broadcast) and value.small is small
+
+
+@pytest.mark.parametrize(
+    ("expand", "small"),
     [("m.reshape(b, f, 1, 4, 4).expand(b, f, n, 4, 4)", True),  # a camera matrix a position
      ("m.reshape(b, 1, 3, 3).expand(b, n, 3, 3)", True),  # intrinsics a position
      ("m.reshape(b, 1, 4).expand(b, n, 4)", False),  # a box a position: the data itself

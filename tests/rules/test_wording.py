@@ -226,3 +226,37 @@ def test_an_expand_in_another_function_is_placed_by_its_line():
     # a docstring's word, no expand anywhere in the code
     documented = Evidence("the docstring says `m` may be broadcast", Position(2, 5))
     assert wording.expand_site(Broadcast(State.POSSIBLE, (documented,))) == ""
+
+
+# ---- code shown on one line ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("code", "shown"),
+    [("m.view(b, 1, s)\n        .expand(-1, h, -1)", "m.view(b, 1, s).expand(-1, h, -1)"),
+     ("x.reshape(\n    batch, heads,\n    length,\n)", "x.reshape(batch, heads, length,)"),
+     ("torch.cat([\n    a,\n    b,\n])", "torch.cat([a, b,])"),
+     ("a  *\n    b", "a * b"),
+     ("x *\n    .5", "x * .5")],
+)  # fmt: skip
+def test_code_over_several_lines_is_shown_as_written_on_one(code, shown):
+    """No space where a line broke inside brackets or before a method's dot."""
+    from stridelint.analysis.one_line import one_line
+
+    assert one_line(code) == shown
+
+
+def test_a_method_chain_over_lines_is_named_without_a_break_in_a_finding():
+    code = textwrap.dedent(
+        """\
+        def f(mask, bsz, heads, length, queries):
+            return (
+                mask.view(bsz, 1, 1, length)
+                .expand(-1, heads, queries, -1)
+            ).float()
+        """
+    )
+    source = decode(code.encode())
+    config = Config(root=Path.cwd(), source=None, scope="all")
+    (finding,) = lint_text(source, config, None).findings
+    assert "length).expand(" in finding.message and "length) .expand" not in finding.message
