@@ -59,6 +59,20 @@ def reaching_assignment(
     return (assign, earlier, between) if assign is not None else None
 
 
+def reads_the_parameter(facts: ModuleFacts, name: cst.Name, statement: cst.CSTNode | None) -> bool:
+    """`name`, loaded in `statement`, reads what the enclosing function was called with: no
+    statement before it binds the name, nor does a loop around it (whose later statements run
+    before its next pass)."""
+    if _last_binding(facts, name, statement) is not None:
+        return False
+    node = facts.parents.get(statement) if statement is not None else None
+    while node is not None and not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+        if isinstance(node, (cst.For, cst.While)) and name.value in facts.bound_names(node):
+            return False
+        node = facts.parents.get(node)
+    return isinstance(node, cst.FunctionDef)
+
+
 def possible_assignments(
     facts: ModuleFacts, name: cst.Name, statement: cst.CSTNode | None
 ) -> list[tuple[cst.Assign, cst.CSTNode]]:

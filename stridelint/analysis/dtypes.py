@@ -13,11 +13,17 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from stridelint.analysis import torch_ops
-from stridelint.analysis.bindings import every_assignment, reaching_assignment
+from stridelint.analysis.bindings import (
+    every_assignment,
+    reaching_assignment,
+    reads_the_parameter,
+    statement_of,
+)
 from stridelint.analysis.literals import is_none
 from stridelint.analysis.names import dotted
 from stridelint.analysis.provenance import expand_parts
 from stridelint.analysis.scalars import is_python_number
+from stridelint.analysis.tree import descendants
 
 if TYPE_CHECKING:
     from stridelint.analysis.module import ModuleFacts
@@ -137,7 +143,8 @@ def _dtype_of(
             dtypes = {_dtype_of(facts, a.value, at, depth + 1) for a, at in tensors}
             # where the load reads `None` (`m = None`, then `if c: m = ...`), it is no tensor
             return dtypes.pop() if len(dtypes) == 1 else None
-        return facts.parameter_dtype(node)  # a parameter: its callers' broadcasts' dtype
+        # a parameter: its callers' broadcasts' dtype, its docstring's, or its use's
+        return facts.parameter_dtype(node) or facts.dtype_by_use(node, statement)
     if isinstance(node, cst.Subscript):
         return _dtype_of(facts, node.value, statement, depth + 1)
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.BitInvert)):
@@ -269,3 +276,64 @@ def _spells_a_device(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.SimpleString):
         return True
     return (dotted(node) or "").split(".")[-1].endswith("device")
+
+
+def bool_masks_by_use(facts: ModuleFacts, func: cst.FunctionDef) -> frozenset[str]:
+    """The parameters of `func` it passes, as they are or through views, as the mask of an op
+    that raises on any other dtype (`x.masked_fill(~mask.unsqueeze(-1), 0.0)`,
+    `torch_ops.BOOL_ONLY_MASK_METHODS`): bool tensors wherever the function runs, an earlier
+    read of the parameter included."""
+    found: set[str] = set()
+    for call in descendants(func.body, cst.Call):
+        mask = _bool_only_mask(facts, call)
+        if mask is None or facts.function_around(call) is not func:
+            continue
+        statement = statement_of(facts, call)
+        for _ in range(_MAX_DEPTH):
+            mask = _view_source(facts, mask)
+            if not isinstance(mask, cst.Name):
+                break
+            if reads_the_parameter(facts, mask, statement):
+                found.add(mask.value)
+                break
+            assigned = reaching_assignment(facts, mask, statement)
+            if assigned is None:
+                break
+            mask, statement = assigned[0].value, assigned[1]
+    return frozenset(found)
+
+
+def _bool_only_mask(facts: ModuleFacts, call: cst.Call) -> cst.BaseExpression | None:
+    """The mask argument of `x.masked_fill(mask, v)` / `torch.masked_fill(x, mask, v)`."""
+    if not isinstance(call.func, cst.Attribute) or any(a.star for a in call.args):
+        return None
+    name = call.func.attr.value
+    if name not in torch_ops.BOOL_ONLY_MASK_METHODS:
+        return None
+    qualified = facts.imports.resolve(call.func)
+    if qualified is not None and qualified != f"torch.{name}":
+        return None
+    keyword = [a.value for a in call.args if a.keyword is not None and a.keyword.value == "mask"]
+    position = torch_ops.BOOL_ONLY_MASK_METHODS[name] + (qualified is not None)
+    positional = [a.value for a in call.args if a.keyword is None]
+    return keyword[0] if keyword else positional[position] if len(positional) > position else None
+
+
+def _view_source(facts: ModuleFacts, node: cst.BaseExpression) -> cst.BaseExpression:
+    """What `node` shows the elements of, in the same dtype: through `~`, indexing, views,
+    expands and moves to a device."""
+    while True:
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.BitInvert):
+            node = node.expression
+        elif isinstance(node, cst.Subscript):
+            node = node.value
+        elif (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and facts.imports.resolve(node.func) is None
+            and (node.func.attr.value in torch_ops.VIEW_METHODS or _moves_device_only(node))
+        ):
+            node = node.func.value
+        else:
+            return node
+

@@ -8,8 +8,6 @@ module function; a wrapper passing a broadcast tensor to a kernel whose hook rea
 
 from __future__ import annotations
 
-import re
-
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -18,7 +16,7 @@ import libcst as cst
 
 from stridelint.analysis import INTERPROCEDURAL_ROUNDS, dtypes, memo, torch_ops
 from stridelint.analysis import evidence as param_evidence
-from stridelint.analysis.bindings import statement_of
+from stridelint.analysis.bindings import reads_the_parameter, statement_of
 from stridelint.analysis.classes import ClassTable
 from stridelint.analysis.dataflow import CallSite, FunctionFlow
 from stridelint.analysis.launches import launch_parameters
@@ -84,6 +82,7 @@ class ModuleFacts:
         self._bound_names: dict[cst.CSTNode, frozenset[str]] = {}
         self._documented_dtypes: dict[cst.FunctionDef, dict[str, str]] = {}
         self._documented_shapes: dict[cst.FunctionDef, dict[str, tuple[str, ...]]] = {}
+        self._bool_masks_by_use: dict[cst.FunctionDef, frozenset[str]] = {}
 
     # ---- the functions calls reach ----------------------------------------------------
 
@@ -439,6 +438,18 @@ class ModuleFacts:
             return self._documented_dtypes[current].get(name.value)
         return dtype
 
+    def dtype_by_use(self, name: cst.Name, statement: cst.CSTNode | None) -> str | None:
+        """"bool" when `name`, loaded in `statement`, reads a parameter its function passes
+        as a mask only a bool tensor is taken for (`dtypes.bool_masks_by_use`), else None."""
+        current = self.function_around(name)
+        if not isinstance(current, cst.FunctionDef):
+            return None
+        if current not in self._bool_masks_by_use:
+            self._bool_masks_by_use[current] = dtypes.bool_masks_by_use(self, current)
+        if name.value not in self._bool_masks_by_use[current]:
+            return None
+        return "bool" if reads_the_parameter(self, name, statement) else None
+
     def parameter_shape(self, name: cst.Name) -> tuple[str, ...] | None:
         """The sizes the docstring writes for `name`, a parameter of a function that never
         rebinds it (`evidence.documented_shapes`), else None."""
@@ -452,11 +463,16 @@ class ModuleFacts:
     def _function_of_parameter(self, name: cst.Name) -> cst.FunctionDef | None:
         """The function `name` is read in, when it never rebinds the name (so a load there
         reads the parameter, or a global), else None (also inside a lambda)."""
-        current = self.parents.get(name)
-        while current is not None and not isinstance(current, (cst.FunctionDef, cst.Lambda)):
-            current = self.parents.get(current)
+        current = self.function_around(name)
         if not isinstance(current, cst.FunctionDef) or name.value in self.bound_names(current.body):
             return None
+        return current
+
+    def function_around(self, node: cst.CSTNode) -> cst.FunctionDef | cst.Lambda | None:
+        """The innermost function or lambda `node` is in."""
+        current = self.parents.get(node)
+        while current is not None and not isinstance(current, (cst.FunctionDef, cst.Lambda)):
+            current = self.parents.get(current)
         return current
 
     def bound_names(self, node: cst.CSTNode) -> frozenset[str]:

@@ -212,6 +212,12 @@ FLOAT_DTYPE_NAMES = frozenset(
 # -> (keyword, position) of the mask argument.
 BOOL_MASK_ARGUMENTS = {"torch.nn.functional.scaled_dot_product_attention": ("attn_mask", 3)}
 
+# Methods (and the torch functions of the same name, self first) that raise unless their mask
+# is a bool tensor: a tensor passed there is bool wherever the code runs. -> the mask's
+# position among the method's arguments.
+BOOL_ONLY_MASK_METHODS = {"masked_fill": 0, "masked_fill_": 0, "masked_scatter": 0,
+                          "masked_scatter_": 0, "masked_select": 0}  # fmt: skip
+
 # Decorators that make a function device code, not host code (the broadcast analysis skips
 # them): Triton kernels, cuTile kernels and device functions, CuTe DSL kernels, TileLang
 # primitive functions and macros, Helion kernels.

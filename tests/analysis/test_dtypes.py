@@ -308,3 +308,36 @@ def test_any_and_all_reduce_to_bool_whatever_the_input(value, dtype):
 )
 def test_bitwise_ops_of_bool_tensors_are_bool(value, dtype):
     assert _dtype_of(f"def f(x, y):\n    t = {value}\n    return t\n") == dtype
+
+
+# ---- a parameter its function uses as a bool-only mask is bool --------------------------
+
+
+@pytest.mark.parametrize(
+    ("body", "dtype"),
+    [("    y = t + 1\n    x.masked_fill(t, 0.0)\n", "bool"),  # an earlier read of it
+     ("    y = t + 1\n    t = t.unsqueeze(-1)\n    x = x.masked_fill(~t, 0.0)\n", "bool"),
+     ("    y = t + 1\n    x.masked_fill_(t[:, None].expand(-1, 4), 0.0)\n", "bool"),
+     ("    y = t + 1\n    torch.masked_select(x, t.to(x.device))\n", "bool"),
+     ("    y = t + 1\n    x.masked_scatter(mask=t, source=x)\n", "bool"),
+     ("    y = t + 1\n    t = t > 0\n    x.masked_fill(t, 0.0)\n", None),  # another tensor
+     ("    y = t + 1\n    t = t.float()\n    x.masked_fill(t.bool(), 0.0)\n", None),
+     ("    y = t + 1\n    torch.where(t, x, 0.0)\n", None),  # where takes uint8 still
+     ("    y = t + 1\n    x.masked_fill(t.float(), 0.0)\n", None),  # a cast, then (an error)
+     ("    y = t + 1\n    def g(t):\n        x.masked_fill(t, 0.0)\n", None)],  # another `t`
+)  # fmt: skip
+def test_a_parameter_passed_as_a_bool_only_mask_is_bool(body, dtype):
+    """masked_fill, masked_scatter and masked_select raise unless their mask is bool."""
+    facts = facts_of("import torch\n\ndef f(x, t):\n" + body)
+    load = node(facts, "t + 1", cst.BinaryOperation).left
+    assert dtypes.dtype_of(facts, load, statement_of(facts, load)) == dtype
+
+
+def test_a_read_after_a_rebinding_in_a_loop_is_not_the_parameter():
+    loop = "    for i in range(3):\n        y = t + 1\n        t = x.sum(0)\n"
+    facts = facts_of("def f(x, t):\n    x.masked_fill(t, 0.0)\n" + loop)
+    load = node(facts, "t + 1", cst.BinaryOperation).left
+    assert dtypes.dtype_of(facts, load, statement_of(facts, load)) is None
+    facts = facts_of("def f(x, t):\n    x.masked_fill(t, 0.0)\n" + loop.replace("t = x", "u = x"))
+    load = node(facts, "t + 1", cst.BinaryOperation).left
+    assert dtypes.dtype_of(facts, load, statement_of(facts, load)) == "bool"

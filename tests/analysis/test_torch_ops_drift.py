@@ -305,3 +305,26 @@ def test_a_count_of_a_boolean_selection_is_the_masks_count(name):
     assert isinstance(count, int) and name in torch_ops.SCALAR_METHODS
     assert count == int(row.sum()) * 2 * 4 == int(mask.sum())
     assert not shares_storage(x, selected)
+
+
+@pytest.mark.parametrize("name", sorted(torch_ops.BOOL_ONLY_MASK_METHODS))
+def test_a_bool_only_mask_method_raises_on_any_other_mask_dtype(name):
+    """What `dtypes.bool_masks_by_use` relies on: the method (and torch's function of the
+    name, where there is one) runs with a bool mask and raises with a uint8 or float one."""
+    position = torch_ops.BOOL_ONLY_MASK_METHODS[name]
+    x = torch.arange(6.0).reshape(2, 3)
+    extra = {"masked_fill": (0.5,), "masked_scatter": (torch.ones(2, 3),), "masked_select": ()}
+    rest = extra[name.removesuffix("_")]
+    keep = torch.tensor([[True, False, True], [False, True, False]])
+
+    def arguments(mask):
+        return [*rest[:position], mask, *rest[position:]]
+
+    calls = [lambda mask: getattr(x.clone(), name)(*arguments(mask))]
+    if hasattr(torch, name):
+        calls.append(lambda mask: getattr(torch, name)(x.clone(), *arguments(mask)))
+    for call in calls:
+        call(keep)
+        for dtype in (torch.uint8, torch.float32):
+            with pytest.raises(RuntimeError):
+                call(keep.to(dtype))
