@@ -39,6 +39,7 @@ from stridelint.analysis.values import (
     KernelHandle,
     ModuleRef,
     Narrowed,
+    NoTensor,
     Scalar,
     Sink,
     State,
@@ -579,7 +580,9 @@ class FunctionFlow:
         return None
 
     def _ev_Name(self, node: cst.Name) -> Value:
-        if node.value in ("True", "False", "None"):
+        if node.value == "None":
+            return NoTensor()
+        if node.value in ("True", "False"):
             return Scalar()
         value = self.env.get(node.value)
         if value is None and node.value in self.facts.kernels:

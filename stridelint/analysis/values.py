@@ -63,6 +63,13 @@ class Scalar:
 
 
 @dataclass(frozen=True)
+class NoTensor:
+    """`None`: no tensor at all. A tensor op on it raises, so on every path where an op or
+    call sees a tensor, the tensor comes from another path: a join keeps that path's value
+    (`m = None`, then `if c: m = x.expand(n, -1)`: where `m` is a tensor, it is broadcast)."""
+
+
+@dataclass(frozen=True)
 class Dense:
     """A tensor known to have no stride-0 dim: a fresh allocation or the result of other dense work."""
 
@@ -130,13 +137,17 @@ class ModuleRef:
     many: bool = False
 
 
-Value = Union[Broadcast, Scalar, Dense, Narrowed, Derived, KernelHandle, ModuleRef, None]
+Value = Union[
+    Broadcast, Scalar, NoTensor, Dense, Narrowed, Derived, KernelHandle, ModuleRef, None
+]
 
 
 def join(left: Value, right: Value) -> Value:
     """Merge the values a name may hold after two control-flow paths."""
     if left == right:
         return left
+    if isinstance(left, NoTensor) or isinstance(right, NoTensor):
+        return right if isinstance(left, NoTensor) else left
     if isinstance(left, Narrowed) or isinstance(right, Narrowed):
         # The idiom narrows conditionally (only dims that need it): narrowed wins.
         return Narrowed()

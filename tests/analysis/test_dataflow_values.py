@@ -42,6 +42,17 @@ def test_broadcast_on_one_path_only_is_possible_after_the_join():
     assert isinstance(value, Broadcast) and value.state is State.POSSIBLE
 
 
+@pytest.mark.parametrize(
+    "code",
+    ["y = None\nif n:\n    y = x.expand(4, 8)\n",
+     "if n:\n    y = x.expand(4, 8)\nelse:\n    y = None\n"],
+)
+def test_broadcast_or_none_is_a_definite_broadcast_after_the_join(code):
+    """Where `y` is a tensor at all, it is the broadcast: an op on `None` raises."""
+    value = value_of(code)
+    assert isinstance(value, Broadcast) and value.state is State.DEFINITE
+
+
 def test_type_as_is_a_cast_of_its_receiver():
     code = "def f(x, n):\n    m = x.expand(4, 8)\n    y = m.type_as(n)\n"
     text = decode(code.encode())
