@@ -91,12 +91,24 @@ def every_assignment(
     return _assignments(facts, name, statement, every=True)
 
 
+def every_assignment_or_the_parameter(
+    facts: ModuleFacts, name: cst.Name, statement: cst.CSTNode | None
+) -> list[tuple[cst.Assign, cst.CSTNode] | None] | None:
+    """`every_assignment`, where a path that binds nothing reads the function's parameter
+    (`if c: mask = torch.cat([mask, m])`), with None in the list for that path."""
+    return _assignments(facts, name, statement, every=True, parameter=True)
+
+
 def _assignments(
-    facts: ModuleFacts, name: cst.Name, statement: cst.CSTNode | None, every: bool
-) -> list[tuple[cst.Assign, cst.CSTNode]] | None:
+    facts: ModuleFacts,
+    name: cst.Name,
+    statement: cst.CSTNode | None,
+    every: bool,
+    parameter: bool = False,
+) -> list | None:
     found = _last_binding(facts, name, statement)
     if found is None:
-        return None
+        return [None] if parameter and reads_the_parameter(facts, name, statement) else None
     earlier = found[0]
     assign = simple_assignment(earlier, name.value)
     if assign is not None:
@@ -115,7 +127,7 @@ def _assignments(
         elif every:
             return None
     if falls_through:
-        before = _assignments(facts, name, earlier, every)
+        before = _assignments(facts, name, earlier, every, parameter)
         if before is None and every:
             return None
         possible += before or []

@@ -15,6 +15,7 @@ import libcst as cst
 from stridelint.analysis import torch_ops
 from stridelint.analysis.bindings import (
     every_assignment,
+    every_assignment_or_the_parameter,
     reaching_assignment,
     reads_the_parameter,
     statement_of,
@@ -143,8 +144,20 @@ def _dtype_of(
             dtypes = {_dtype_of(facts, a.value, at, depth + 1) for a, at in tensors}
             # where the load reads `None` (`m = None`, then `if c: m = ...`), it is no tensor
             return dtypes.pop() if len(dtypes) == 1 else None
-        # a parameter: its callers' broadcasts' dtype, its docstring's, or its use's
-        return facts.parameter_dtype(node) or facts.dtype_by_use(node, statement)
+        # a parameter: its callers' broadcasts' dtype, its docstring's, annotation's or use's
+        found_dtype = facts.parameter_dtype(node) or facts.declared_or_used_dtype(node, statement)
+        if found_dtype is not None:
+            return found_dtype
+        # `if c: mask = torch.cat([mask, m])`: the parameter or what a branch binds, one dtype
+        paths = every_assignment_or_the_parameter(facts, node, statement)
+        if not paths or None not in paths:
+            return None
+        found = {
+            _parameter_dtype(facts, node) if path is None
+            else _dtype_of(facts, path[0].value, path[1], depth + 1)
+            for path in paths
+        }  # fmt: skip
+        return found.pop() if len(found) == 1 else None
     if isinstance(node, cst.Subscript):
         return _dtype_of(facts, node.value, statement, depth + 1)
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.BitInvert)):
@@ -164,8 +177,11 @@ def _dtype_of(
             return allocated
         if _moves_device_only(node):  # `x.to(y.device)`, `x.cuda()`: x's dtype
             return _dtype_of(facts, node.func.value, statement, depth + 1)  # type: ignore[attr-defined]
+        joined = _joined_dtype(facts, node, statement, depth)
+        if joined is not None:
+            return joined
         operand = _same_dtype_operand(facts, node)
-        if operand is not None:  # `torch.exp(x)`, `x.abs()`: x's dtype
+        if operand is not None:  # `torch.exp(x)`, `x.abs()`, `F.pad(x, p)`: x's dtype
             return _dtype_of(facts, operand, statement, depth + 1)
         parts = expand_parts(facts, node)
         if parts is not None:
@@ -182,6 +198,14 @@ def _dtype_of(
     return None
 
 
+def _parameter_dtype(facts: ModuleFacts, name: cst.Name) -> str | None:
+    """The dtype a parameter is declared or used with, read at the top of its function."""
+    func = facts.function_around(name)
+    if not isinstance(func, cst.FunctionDef) or not func.body.body:
+        return None
+    return facts.declared_or_used_dtype(name, func.body.body[0])
+
+
 def _pattern_input(facts: ModuleFacts, call: cst.Call) -> cst.BaseExpression | None:
     """The tensor an einops `repeat`/`rearrange` call moves (its first argument), else None."""
     if facts.imports.resolve(call.func) not in torch_ops.PATTERN_VIEW_FUNCTIONS:
@@ -194,6 +218,9 @@ def _same_dtype_operand(facts: ModuleFacts, call: cst.Call) -> cst.BaseExpressio
     """The one tensor operand of an elementwise op whose result keeps its dtype (the table's
     `SAME` ops of arity 1: `torch.exp(x)`, `x.abs()`), else None."""
     qualified = facts.imports.resolve(call.func)
+    if qualified in torch_ops.FIRST_INPUT_DTYPE_FUNCTIONS:
+        positional = [a.value for a in call.args if a.keyword is None and not a.star]
+        return positional[0] if positional and not call.args[0].star else None
     if qualified is not None:
         op = torch_ops.FUNCTIONS.get(qualified)
         positional = [a.value for a in call.args if a.keyword is None and not a.star]
@@ -206,6 +233,23 @@ def _same_dtype_operand(facts: ModuleFacts, call: cst.Call) -> cst.BaseExpressio
     if op is None or op.kind != torch_ops.ELEMENTWISE or op.result_dtype != torch_ops.SAME:
         return None
     return operand if op.arity == 1 else None
+
+
+def _joined_dtype(
+    facts: ModuleFacts, call: cst.Call, statement: cst.CSTNode | None, depth: int
+) -> str | None:
+    """`torch.cat([mask, c_mask], dim=1)`: the dtype every listed part is shown to have (parts
+    of one dtype join in it; mixed ones promote), else None."""
+    if facts.imports.resolve(call.func) not in torch_ops.JOIN_FUNCTIONS or not call.args:
+        return None
+    first = call.args[0]
+    if first.keyword is not None or first.star or not isinstance(first.value, (cst.List, cst.Tuple)):
+        return None
+    parts = first.value.elements
+    if not parts or any(isinstance(p, cst.StarredElement) for p in parts):
+        return None
+    found = {_dtype_of(facts, p.value, statement, depth + 1) for p in parts}
+    return found.pop() if len(found) == 1 else None
 
 
 def _arithmetic_dtype(

@@ -80,6 +80,28 @@ def documented_dtypes(func: cst.FunctionDef) -> dict[str, str]:
     return found
 
 
+def annotated_dtypes(func: cst.FunctionDef) -> dict[str, str]:
+    """Parameters annotated as bool tensors, optional or not: jaxtyping's `Bool[Tensor, "b n"]`,
+    the shape-string style `bool["b n"]`, `torch.BoolTensor`."""
+    found = {}
+    for param in parameters(func):
+        if param.annotation is not None and _bool_tensor_annotation(param.annotation.annotation):
+            found[param.name.value] = "bool"
+    return found
+
+
+def _bool_tensor_annotation(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+        sides = [s for s in (node.left, node.right) if dotted(s) != "None"]  # `X | None`
+        return len(sides) == 1 and _bool_tensor_annotation(sides[0])
+    if isinstance(node, cst.Subscript):
+        head = (dotted(node.value) or "").rsplit(".", 1)[-1]
+        if head == "Optional" and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+            return _bool_tensor_annotation(node.slice[0].slice.value)
+        return head in ("bool", "Bool")
+    return (dotted(node) or "").rsplit(".", 1)[-1] == "BoolTensor"
+
+
 # A shape written in a docstring entry: `[B, T, 4, 4]`, `(batch, seq, 3, 3)`.
 _SHAPE = re.compile(r"[\[(]\s*((?:[\w*+/-]+\s*,\s*)+[\w*+/-]+)\s*[\])]")
 

@@ -82,7 +82,7 @@ class ModuleFacts:
         self._bound_names: dict[cst.CSTNode, frozenset[str]] = {}
         self._documented_dtypes: dict[cst.FunctionDef, dict[str, str]] = {}
         self._documented_shapes: dict[cst.FunctionDef, dict[str, tuple[str, ...]]] = {}
-        self._bool_masks_by_use: dict[cst.FunctionDef, frozenset[str]] = {}
+        self._declared_or_used_bool: dict[cst.FunctionDef, frozenset[str]] = {}
 
     # ---- the functions calls reach ----------------------------------------------------
 
@@ -438,15 +438,18 @@ class ModuleFacts:
             return self._documented_dtypes[current].get(name.value)
         return dtype
 
-    def dtype_by_use(self, name: cst.Name, statement: cst.CSTNode | None) -> str | None:
-        """"bool" when `name`, loaded in `statement`, reads a parameter its function passes
-        as a mask only a bool tensor is taken for (`dtypes.bool_masks_by_use`), else None."""
+    def declared_or_used_dtype(self, name: cst.Name, statement: cst.CSTNode | None) -> str | None:
+        """"bool" when `name`, loaded in `statement`, reads a parameter annotated as a bool
+        tensor (`evidence.annotated_dtypes`) or passed as a mask only a bool tensor is taken
+        for (`dtypes.bool_masks_by_use`), even where the function rebinds the name later."""
         current = self.function_around(name)
         if not isinstance(current, cst.FunctionDef):
             return None
-        if current not in self._bool_masks_by_use:
-            self._bool_masks_by_use[current] = dtypes.bool_masks_by_use(self, current)
-        if name.value not in self._bool_masks_by_use[current]:
+        if current not in self._declared_or_used_bool:
+            self._declared_or_used_bool[current] = dtypes.bool_masks_by_use(self, current) | set(
+                param_evidence.annotated_dtypes(current)
+            )
+        if name.value not in self._declared_or_used_bool[current]:
             return None
         return "bool" if reads_the_parameter(self, name, statement) else None
 

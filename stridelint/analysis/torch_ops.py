@@ -152,6 +152,9 @@ FRESH_FUNCTIONS = LIKE_FUNCTIONS | frozenset(
 INDEX_FUNCTIONS = frozenset({"torch.arange", "torch.linspace"})
 # Functions that write each input, whole, into one new dense tensor at least as large.
 JOIN_FUNCTIONS = frozenset({"torch.cat", "torch.concat", "torch.stack"})
+# Functions whose result has their first tensor argument's dtype (`F.pad(mask, (0, 1),
+# value=True)` stays bool).
+FIRST_INPUT_DTYPE_FUNCTIONS = frozenset({"torch.nn.functional.pad"})
 
 # Trailing-underscore methods that change metadata or autograd state, not the data.
 INPLACE_EXCEPTIONS = frozenset(

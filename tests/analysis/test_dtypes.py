@@ -341,3 +341,37 @@ def test_a_read_after_a_rebinding_in_a_loop_is_not_the_parameter():
     facts = facts_of("def f(x, t):\n    x.masked_fill(t, 0.0)\n" + loop.replace("t = x", "u = x"))
     load = node(facts, "t + 1", cst.BinaryOperation).left
     assert dtypes.dtype_of(facts, load, statement_of(facts, load)) == "bool"
+
+
+@pytest.mark.parametrize(
+    ("value", "dtype"),
+    [("torch.cat([a > 0, b > 0], dim=1)", "bool"),
+     ("torch.stack((a.half(), b.half()))", "float16"),
+     ("torch.cat([a > 0, b.half()])", None),  # mixed: promoted
+     ("torch.cat([a > 0, b])", None),  # a part of unknown dtype
+     ("torch.cat(parts)", None),
+     ("F.pad(a > 0, (0, 1), value=True)", "bool"),
+     ("F.pad(a, (0, 1))", None)],
+)  # fmt: skip
+def test_joins_and_pads_keep_the_dtype_of_their_parts(value, dtype):
+    facts = facts_of(
+        f"import torch\nimport torch.nn.functional as F\n\ndef f(a, b, parts):\n    t = {value}\n    y = t + 1\n"
+    )
+    load = node(facts, "t + 1", cst.BinaryOperation).left
+    assert dtypes.dtype_of(facts, load, statement_of(facts, load)) == dtype
+
+
+@pytest.mark.parametrize(
+    ("body", "dtype"),
+    [("    if c:\n        t = torch.cat([t, u > 0])\n", "bool"),
+     ("    if c:\n        t = torch.cat([t, u > 0])\n    else:\n        t = F.pad(t, (0, 1))\n", "bool"),
+     ("    if c:\n        t = u.float()\n", None),  # the parameter's bool or a float
+     ("    if c:\n        t = torch.cat([t, u])\n", None)],  # u of unknown dtype
+)  # fmt: skip
+def test_a_branch_that_binds_nothing_reads_the_annotated_parameter(body, dtype):
+    facts = facts_of(
+        "import torch\nimport torch.nn.functional as F\n\n"
+        f'def f(t: bool["b n"], u, c):\n{body}    y = t + 1\n'
+    )
+    load = node(facts, "t + 1", cst.BinaryOperation).left
+    assert dtypes.dtype_of(facts, load, statement_of(facts, load)) == dtype

@@ -173,3 +173,16 @@ def test_einops_repeats_of_documented_small_matrices_are_small(doc, pattern, sma
     merged = flow.layout_ops.get(call)  # a repeat that merges a new axis copies: a layout op
     value = merged.value if merged is not None else flow.value_of(call)
     assert isinstance(value, Broadcast) and value.small is small
+
+
+@pytest.mark.parametrize(
+    ("annotation", "annotated"),
+    [('bool["b n"]', True), ('bool["b n"] | None', True), ('Bool[Tensor, "b n"]', True),
+     ('jaxtyping.Bool[torch.Tensor, "b n"]', True), ("Optional[Bool[Tensor, 'b n']]", True),
+     ("torch.BoolTensor", True), ("torch.BoolTensor | None", True),
+     ('float["b n"]', False), ("torch.Tensor", False), ("bool", False),
+     ('bool["b n"] | Float[Tensor, "b n"]', False)],
+)  # fmt: skip
+def test_a_parameter_annotated_as_a_bool_tensor_is_bool(annotation, annotated):
+    func = cst.parse_module(f"def f(mask: {annotation}, x):\n    pass\n").body[0]
+    assert evidence.annotated_dtypes(func) == ({"mask": "bool"} if annotated else {})

@@ -328,3 +328,27 @@ def test_a_bool_only_mask_method_raises_on_any_other_mask_dtype(name):
         for dtype in (torch.uint8, torch.float32):
             with pytest.raises(RuntimeError):
                 call(keep.to(dtype))
+
+
+@pytest.mark.parametrize("qualified", sorted(torch_ops.FIRST_INPUT_DTYPE_FUNCTIONS))
+@pytest.mark.parametrize("dtype", [torch.bool, torch.int32, torch.float16])
+def test_a_first_input_dtype_function_keeps_its_inputs_dtype(qualified, dtype):
+    import importlib
+
+    module, name = qualified.rsplit(".", 1)
+    call = getattr(importlib.import_module(module), name)
+    x = torch.ones(2, 3, dtype=dtype)
+    assert call(x, (0, 1)).dtype == dtype
+    assert call(x, (1, 1), value=1).dtype == dtype
+
+
+@pytest.mark.parametrize("qualified", sorted(torch_ops.JOIN_FUNCTIONS))
+def test_parts_of_one_dtype_join_in_it(qualified):
+    """What `dtypes._joined_dtype` relies on: bool parts stay bool, mixed parts promote."""
+    import importlib
+
+    module, name = qualified.rsplit(".", 1)
+    call = getattr(importlib.import_module(module), name)
+    a, b = torch.ones(2, 3, dtype=torch.bool), torch.zeros(2, 3, dtype=torch.bool)
+    assert call([a, b]).dtype == torch.bool
+    assert call([a, b.half()]).dtype == torch.float16
