@@ -199,11 +199,11 @@ def _dtype_of(
 
 
 def _parameter_dtype(facts: ModuleFacts, name: cst.Name) -> str | None:
-    """The dtype a parameter is declared or used with, read at the top of its function."""
+    """The dtype the parameter `name` is declared or used with (a path that reads it)."""
     func = facts.function_around(name)
-    if not isinstance(func, cst.FunctionDef) or not func.body.body:
+    if not isinstance(func, cst.FunctionDef):
         return None
-    return facts.declared_or_used_dtype(name, func.body.body[0])
+    return "bool" if name.value in facts.bool_parameters(func) else None
 
 
 def _pattern_input(facts: ModuleFacts, call: cst.Call) -> cst.BaseExpression | None:

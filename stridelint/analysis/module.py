@@ -443,15 +443,18 @@ class ModuleFacts:
         tensor (`evidence.annotated_dtypes`) or passed as a mask only a bool tensor is taken
         for (`dtypes.bool_masks_by_use`), even where the function rebinds the name later."""
         current = self.function_around(name)
-        if not isinstance(current, cst.FunctionDef):
-            return None
-        if current not in self._declared_or_used_bool:
-            self._declared_or_used_bool[current] = dtypes.bool_masks_by_use(self, current) | set(
-                param_evidence.annotated_dtypes(current)
-            )
-        if name.value not in self._declared_or_used_bool[current]:
+        if not isinstance(current, cst.FunctionDef) or name.value not in self.bool_parameters(current):
             return None
         return "bool" if reads_the_parameter(self, name, statement) else None
+
+    def bool_parameters(self, func: cst.FunctionDef) -> frozenset[str]:
+        """The parameters of `func` annotated as bool tensors or passed as bool-only masks,
+        found once per function."""
+        if func not in self._declared_or_used_bool:
+            self._declared_or_used_bool[func] = dtypes.bool_masks_by_use(self, func) | set(
+                param_evidence.annotated_dtypes(func)
+            )
+        return self._declared_or_used_bool[func]
 
     def parameter_shape(self, name: cst.Name) -> tuple[str, ...] | None:
         """The sizes the docstring writes for `name`, a parameter of a function that never
