@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 
 import libcst as cst
 
@@ -50,6 +51,14 @@ class ClassTable:
                     self.methods[key] = Method(key, statement, bound)
                     self.owner[statement] = name
         self._submodules: dict[str, dict[str, tuple[str, bool]]] = {}  # read when asked
+
+    def names_a_method(self, name: str) -> bool:
+        """Whether some module-level class defines a method `name`."""
+        return name in self._method_names
+
+    @cached_property
+    def _method_names(self) -> frozenset[str]:
+        return frozenset(key.rsplit(".", 1)[1] for key in self.methods)
 
     def self_name(self, func: cst.FunctionDef) -> str | None:
         """The name a method calls its instance by (`self`), None for a static method, a

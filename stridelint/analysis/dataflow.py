@@ -20,7 +20,7 @@ import libcst as cst
 
 from stridelint.analysis import provenance, torch_ops
 from stridelint.analysis import dtypes
-from stridelint.analysis import einops_patterns
+from stridelint.analysis import einops_patterns, per_token
 from stridelint.analysis import evidence as param_evidence
 from stridelint.analysis.bindings import assigned_name, reaching_assignment
 from stridelint.analysis.dtypes import names_integer_dtype
@@ -112,6 +112,17 @@ class LayoutOp:
 
 
 @dataclass(frozen=True)
+class PerTokenCall:
+    """A module or method run on one number copied per token (`Broadcast.per_token`, SL201):
+    it computes one identical row per copy."""
+
+    call: cst.Call
+    operand: cst.BaseExpression
+    value: Broadcast
+    statement: cst.CSTNode | None
+
+
+@dataclass(frozen=True)
 class CallSite:
     """A call passing values on: to a module function (`callee`) or a kernel launch (`kernels`:
     every kernel the launched object may be). Each argument is (key, expr, value): key is the
@@ -146,6 +157,7 @@ class FunctionFlow:
     returns: list[tuple[cst.Return, Value]] = field(init=False, default_factory=list)
     writes: dict[cst.CSTNode, Write] = field(init=False, default_factory=dict)
     layout_ops: dict[cst.Call, LayoutOp] = field(init=False, default_factory=dict)
+    per_token_calls: dict[cst.Call, PerTokenCall] = field(init=False, default_factory=dict)
     env: dict[str, Value] = field(init=False, default_factory=dict)
     # Each lambda defined here: the env where it was made and the statement that makes it
     # (module.py analyses its body as a flow of its own, analysis/outer_flows.py).
@@ -783,6 +795,7 @@ class FunctionFlow:
 
     def _ev_Call(self, node: cst.Call) -> Value:
         value = self._call(node)
+        self._run_per_token(node)
         writes_out = dotted(node.func) not in ("dict", "print")
         for arg in node.args:
             if writes_out and arg.keyword is not None and arg.keyword.value == "out":
@@ -790,6 +803,30 @@ class FunctionFlow:
                 if isinstance(out, Broadcast):
                     self._write(node, arg.value, "out", None, out)
         return value
+
+    def _run_per_token(self, node: cst.Call) -> None:
+        """`self.time_embedder(t.expand(token_h * token_w))`: a held callable given one number
+        copied per token as its first argument runs once per copy (per_token.py)."""
+        positional = [a for a in node.args if a.keyword is None]
+        if not positional or positional[0].star:
+            return
+        value = self._values.get(positional[0].value)
+        if not isinstance(value, Broadcast) or not value.per_token:
+            return
+        func = node.func
+        held = self._values.get(func.value) if isinstance(func, cst.Attribute) else None
+        if isinstance(self._values.get(func), KernelHandle):
+            return  # `kernel[grid](t)`: a launch, which reads through the strides it is given
+        tensor = isinstance(held, (Broadcast, Dense, Derived, Narrowed, Scalar))
+        method = isinstance(func, cst.Attribute) and self.facts.classes.names_a_method(
+            func.attr.value
+        )
+        if self.facts.imports.resolve(func) is None and per_token.calls_a_held_callable(
+            func, tensor, method
+        ):
+            self.per_token_calls[node] = PerTokenCall(
+                node, positional[0].value, value, self._statement
+            )
 
     def _call(self, node: cst.Call) -> Value:
         func = node.func
@@ -1035,8 +1072,9 @@ class FunctionFlow:
             evidence = evidence + receiver.evidence
         head = _head_name(receiver_node)
         dims = provenance.expanded_dims(self.facts, node)
+        one_dim = self._one_dim_size(node)
         small = (not isinstance(receiver, Broadcast) or receiver.small) and (
-            self._expands_to_one_dim(node)
+            one_dim is not None
             or dims is not None and _small_dims(dims, node)
             or _name_says(_NOISE_LEVEL_NAME, head)
             or pattern is not None and _repeats_a_few_times_or_per_head(node, pattern)
@@ -1054,8 +1092,14 @@ class FunctionFlow:
             if dims is not None and dims.candidates and not isinstance(receiver, Broadcast)
             else None
         )
+        per_copy = (
+            one_dim is not None
+            and not isinstance(receiver, Broadcast)
+            and per_token.counts_tokens(one_dim)
+        )
         return Broadcast(
-            State.DEFINITE, evidence, local=True, small=small, grid=grid, leading=leading
+            State.DEFINITE, evidence, local=True, small=small, grid=grid, leading=leading,
+            per_token=per_copy,
         )
 
     def _name_given(self, node: cst.BaseExpression) -> str | None:
@@ -1075,13 +1119,14 @@ class FunctionFlow:
                 return None
         return name
 
-    def _expands_to_one_dim(self, call: cst.Call) -> bool:
-        """`t.expand(B)` / `torch.broadcast_to(t, (B,))` with B a number (`x.shape[0]`,
+    def _one_dim_size(self, call: cst.Call) -> cst.BaseExpression | None:
+        """B in `t.expand(B)` / `torch.broadcast_to(t, (B,))` with B a number (`x.shape[0]`,
         `x.size(0)`, `len(xs)`, a literal or a name known to hold a number): a 1-D result,
-        never larger than one dim. A single name of unknown value may be a whole shape."""
+        never larger than one dim; None otherwise. A single name of unknown value may be a
+        whole shape."""
         sizes = [a.value for a in call.args if a.keyword is None]
         if isinstance(call.func, cst.Attribute) and call.func.attr.value == "expand_as":
-            return False
+            return None
         if self.facts.imports.resolve(call.func) is not None:  # torch.broadcast_to(t, shape)
             sizes = sizes[1:]
             if len(sizes) == 1 and isinstance(sizes[0], (cst.Tuple, cst.List)):
@@ -1089,8 +1134,8 @@ class FunctionFlow:
         if len(sizes) > 1:  # `expand(1, n)`, `expand(n, 1)`: unit dims add no elements
             sizes = [s for s in sizes if not (isinstance(s, cst.Integer) and s.value == "1")]
         if len(sizes) != 1 or any(a.star for a in call.args):
-            return False
-        return self._is_one_number(sizes[0])
+            return None
+        return sizes[0] if self._is_one_number(sizes[0]) else None
 
     def _is_one_number(self, node: cst.BaseExpression) -> bool:
         """A size the code spells as one number (a name may hold a whole `x.shape`)."""

@@ -55,6 +55,9 @@ class Broadcast:
     # sizes the code spells): indexing those away with integers leaves no broadcast. Views,
     # which may move dims, drop it.
     leading: int | None = None
+    # One number copied along one dim that counts tokens, not batch rows
+    # (`t.expand(token_h * token_w)`, per_token.py): a module given it runs once per copy.
+    per_token: bool = False
 
 
 @dataclass(frozen=True)
@@ -163,12 +166,13 @@ def join(left: Value, right: Value) -> Value:
             left.small and right.small,
             left.grid and right.grid,
             leading=leading,
+            per_token=left.per_token and right.per_token,
         )
     if isinstance(left, Broadcast) or isinstance(right, Broadcast):
         broadcast = left if isinstance(left, Broadcast) else right
         return Broadcast(
             State.POSSIBLE, broadcast.evidence, broadcast.local, broadcast.small, broadcast.grid,
-            leading=broadcast.leading,
+            leading=broadcast.leading, per_token=broadcast.per_token,
         )
     if isinstance(left, Dense) and isinstance(right, Dense):
         concatenated = None

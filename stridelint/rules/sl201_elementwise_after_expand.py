@@ -12,6 +12,7 @@ from stridelint.rules import common, wording
 from stridelint.rules.base import Rule
 
 if TYPE_CHECKING:
+    from stridelint.analysis.dataflow import PerTokenCall
     from stridelint.analysis.module import ModuleFacts
     from stridelint.analysis.uses import Use
     from stridelint.context import RuleContext
@@ -53,7 +54,11 @@ class ElementwiseAfterExpand(Rule):
     numbers at most) on a concatenation whose every part is an expand, such as a rotary
     table `torch.cat([t.expand(f, h, w, -1), s.expand(f, h, w, -1)], -1).to(x.dtype)`: the
     concatenation is dense, but the op converts each repeated value of its parts (no fix:
-    apply it to each part before its expand, then concatenate).
+    apply it to each part before its expand, then concatenate). And a module the code holds
+    run on one number copied per token, such as a timestep embedder given
+    `t.expand(token_h * token_w)`: it computes one identical row per token (no fix: embed the
+    number once, then let the add broadcast it). A copy per batch row
+    (`t.expand(latents.shape[0])`, `t.expand(batch_size)`) is a few rows and is left alone.
 
     ## Why is this bad?
     An expanded tensor costs only its storage: `mask[:, None, None, :]` of a (b, s) mask
@@ -144,6 +149,8 @@ class ElementwiseAfterExpand(Rule):
                     _fix(facts, sink, result_uses),
                     low=common.output_sized(flow, result_uses),
                 )
+            for call in flow.per_token_calls.values():
+                yield _run_per_token(self.code, facts, call)
             for op in flow.concatenated_ops.values():
                 result_uses = uses.uses_of(facts, flow, op.node)
                 if _dense_anyway(facts, result_uses):
@@ -178,6 +185,20 @@ def _inside_call(code: str, facts: ModuleFacts, sink: Sink, value: Broadcast) ->
         "before the expand, it broadcasts"
     )
     return common.finding(code, facts, operand, sink.statement, message, value)
+
+
+def _run_per_token(code: str, facts: ModuleFacts, call: PerTokenCall) -> Finding:
+    """A module or method run on one number copied per token computes one row per copy. No
+    fix: only the callee knows whether it treats its rows alone."""
+    tensor = wording.tensor(facts, call.operand, call.statement, call.value)
+    callee = wording.around(facts, call.call.func, call.call.func)
+    message = (
+        f"`{callee}` runs on {tensor}, one number copied per token: call it before the "
+        "expand, then expand its result"
+    )
+    return common.finding(
+        code, facts, call.call, call.statement, message, call.value, any_size=True
+    )
 
 
 def _fix(facts: ModuleFacts, sink: Sink, result_uses: list[Use]) -> Fix | None:

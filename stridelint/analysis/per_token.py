@@ -1,0 +1,93 @@
+"""One number copied once per token, and the callables run on such copies.
+
+`t.expand(token_h * token_w)` of a 0-d timestep is small as a tensor (one dim of numbers), but
+a module given it (`self.time_embedder(t_expanded)`: sinusoids, then Linear layers of the
+hidden size) runs once per copy and returns tokens x hidden identical rows. Run on the number
+before the expand, it computes one row, which broadcasts. A copy per batch row
+(`t.expand(latents.shape[0])`, `t.expand(batch_size)`) costs a few rows and is not this.
+"""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from stridelint.analysis import torch_ops
+from stridelint.analysis.names import dotted
+
+# Sizes that count batch rows or other per-step things (the CFG pair, heads, groups, layers):
+# a copy per one of them is a handful of rows. By convention dim 0 is the batch.
+_BATCH_COUNT = re.compile(
+    r"(?:\w*_)?(?:b|bs|bsz|batch|batch_size|batches|n_rep|top_?k)"
+    r"|(?:(?:num|n)_)?(?:kv_|key_value_|local_)?(?:heads?|groups?|layers|hidden_layers)"
+    r"|\w*batch\w*|\w*bsz\w*"
+)
+
+
+def counts_tokens(size: cst.BaseExpression) -> bool:
+    """Whether the one size of `t.expand(size)` holds something other than batch counts: a
+    token, frame or pixel count, a product with one of them, a length."""
+    return not _counts_batch_rows(size)
+
+
+def _counts_batch_rows(size: cst.BaseExpression) -> bool:
+    if isinstance(size, cst.Integer):
+        return True  # a literal: a CFG pair, a few repeats
+    if isinstance(size, cst.BinaryOperation):
+        return _counts_batch_rows(size.left) and _counts_batch_rows(size.right)
+    if isinstance(size, (cst.Name, cst.Attribute)):
+        name = (dotted(size) or "").rsplit(".", 1)[-1].lower()
+        return bool(name) and _BATCH_COUNT.fullmatch(name) is not None
+    if isinstance(size, cst.Subscript):  # `x.shape[0]`
+        return _indexes_dim_zero(size)
+    if isinstance(size, cst.Call):  # `x.size(0)`, `len(xs)`
+        func = size.func
+        if isinstance(func, cst.Name) and func.value == "len":
+            return True
+        return (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "size"
+            and len(size.args) == 1
+            and _is_zero(size.args[0].value)
+        )
+    return False
+
+
+def _indexes_dim_zero(node: cst.Subscript) -> bool:
+    value = node.value
+    if not (isinstance(value, cst.Attribute) and value.attr.value == "shape"):
+        return False
+    if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return False
+    return _is_zero(node.slice[0].slice.value)
+
+
+def _is_zero(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Integer) and node.evaluated_value == 0
+
+
+# Methods of Python containers: they keep the tensor, they run nothing on it.
+_CONTAINER_METHODS = frozenset(
+    {"append", "extend", "insert", "add", "update", "put", "setdefault", "put_nowait"}
+)
+
+
+def calls_a_held_callable(
+    func: cst.BaseExpression, receiver_is_tensor: bool, names_a_method: bool
+) -> bool:
+    """Whether `func(...)` runs a module the code holds: a submodule (`self.time_embedder`,
+    `model.time_embedder`) or one picked from a container by name
+    (`self.fm_modules["timestep_embedder"]`). Not a method of the code's own classes
+    (`names_a_method`: the analysis follows the call into it, where a method may read only
+    the tensor's size, like a positional table's `self.extend_pe(x)`), a tensor method (the
+    op tables' business), an in-place write or a container's method."""
+    if isinstance(func, cst.Subscript):  # a string key picks a module; `k[grid]` launches
+        key = func.slice[0].slice if len(func.slice) == 1 else None
+        return isinstance(key, cst.Index) and isinstance(key.value, cst.SimpleString)
+    if not isinstance(func, cst.Attribute) or receiver_is_tensor or names_a_method:
+        return False
+    name = func.attr.value
+    return not (
+        name in torch_ops.METHODS or name in _CONTAINER_METHODS or name.endswith("_")
+    )

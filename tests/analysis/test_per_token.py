@@ -1,0 +1,116 @@
+"""One number copied per token, and the modules and methods run on such copies."""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+
+from stridelint.analysis import per_token
+from stridelint.analysis.values import Broadcast, State, join
+from tests.analysis.parsed import facts_of, flow_of
+
+
+def _size(code: str) -> cst.BaseExpression:
+    return cst.parse_expression(code)
+
+
+@pytest.mark.parametrize(
+    "size",
+    ["token_h * token_w", "p.batch_size * ns.token_h * ns.token_w", "self.nar_length",
+     "N_nar", "seq_len", "x.shape[1]", "n"],
+)  # fmt: skip
+def test_sizes_that_count_tokens(size):
+    assert per_token.counts_tokens(_size(size))
+
+
+@pytest.mark.parametrize(
+    "size",
+    ["latents.shape[0]", "x.size(0)", "len(prompts)", "batch_size", "bsz", "B", "2",
+     "cfg_batch", "batch_size * 2", "num_heads", "self.num_kv_groups"],
+)  # fmt: skip
+def test_sizes_that_count_batch_rows(size):
+    assert not per_token.counts_tokens(_size(size))
+
+
+def _expand_value(code: str):
+    facts = facts_of(code)
+    call = next(
+        n for n in facts.parents
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
+        and n.func.attr.value == "expand"
+    )  # fmt: skip
+    return flow_of(facts, "f").value_of(call)
+
+
+@pytest.mark.parametrize(
+    ("expand", "copied_per_token"),
+    [("t.expand(token_h * token_w)", True), ("t.expand(latents.shape[0])", False),
+     ("t.expand(token_h, token_w)", False),  # two dims: not one number per element of a row
+     ("t[None].expand(seq_len, -1)", False)],
+)  # fmt: skip
+def test_one_number_copied_per_token(expand, copied_per_token):
+    code = f"def f(t, latents, token_h, token_w, seq_len):\n    return {expand}\n"
+    value = _expand_value(code)
+    assert isinstance(value, Broadcast) and value.per_token is copied_per_token
+
+
+def test_a_join_keeps_per_token_only_where_both_paths_copy_per_token():
+    per_token_copy = Broadcast(State.DEFINITE, (), local=True, per_token=True)
+    batch_copy = Broadcast(State.DEFINITE, (), local=True)
+    assert join(per_token_copy, per_token_copy).per_token
+    assert not join(per_token_copy, batch_copy).per_token
+    assert join(per_token_copy, None).per_token  # the other path is no broadcast at all
+
+
+def _per_token_calls(body: str) -> list[str]:
+    code = "def f(self, t, model, x, n: int, kernel, grid):\n" + "".join(
+        f"    {line}\n" for line in body.splitlines()
+    )
+    facts = facts_of(code)
+    flow = flow_of(facts, "f")
+    return [facts.text_of(call.call.func) for call in flow.per_token_calls.values()]
+
+
+@pytest.mark.parametrize(
+    "call",
+    ['self.fm_modules["timestep_embedder"](t.expand(n))', "model.time_embedder(t.expand(n))",
+     "self.time_embedder(t.expand(n), x)"],
+)  # fmt: skip
+def test_a_held_module_run_on_a_per_token_copy_is_recorded(call):
+    assert _per_token_calls(f"y = {call}") == [call.split("(t.expand")[0]]
+
+
+def test_the_copy_may_be_bound_to_a_name_first():
+    assert _per_token_calls("te = t.expand(n)\ny = self.embed(te)") == ["self.embed"]
+
+
+@pytest.mark.parametrize(
+    "call",
+    ["x.add(t.expand(n))",  # a tensor method: the op table's business
+     "t.expand(n).float()",  # the copy is the receiver, not an argument
+     "self.embed(x, t.expand(n))",  # only the first argument is what the module runs on
+     "self.embed(timestep=t.expand(n))",
+     "self.embed(t.expand(x.shape[0]))",  # a copy per batch row
+     "kernel[grid](t.expand(n))",  # a launch reads through the strides it is given
+     "torch.sigmoid(t.expand(n))"],
+)  # fmt: skip
+def test_other_calls_are_not_recorded(call):
+    assert _per_token_calls(f"y = {call}") == []
+
+
+@pytest.mark.parametrize(
+    "call",
+    ["blocks.append(t.expand(n))", "self.positions[:n].copy_(t.expand(n))",
+     "module.extend_pe(t.expand(n))", "self.extend_pe(t.expand(n))"],
+)  # fmt: skip
+def test_containers_writes_and_methods_of_the_code_are_not_module_runs(call):
+    """A method of the code's own classes is followed into (it may read only the size, like
+    a positional table's `extend_pe`); a container keeps the tensor; `copy_` writes it."""
+    code = (
+        "class Table:\n    def extend_pe(self, x):\n        return x.size(1)\n\n"
+        "    def f(self, t, blocks, module, n: int):\n"
+        f"        return {call}\n"
+    )
+    facts = facts_of(code)
+    (flow,) = facts.flows_named("f")
+    assert flow.per_token_calls == {}
