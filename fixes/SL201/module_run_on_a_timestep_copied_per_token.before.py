@@ -22,6 +22,7 @@ class ImageDenoiser(nn.Module):
         super().__init__()
         self.embedders = nn.ModuleDict({"timestep": TimestepEmbedder(hidden)})
         self.time_embedder = TimestepEmbedder(hidden)
+        self.modulation = nn.Sequential(nn.SiLU(), nn.Linear(hidden, hidden))
 
     def add_time_per_token(self, t, image_embeds, token_h, token_w):
         """One timestep copied to every image token, then embedded: the two Linear layers run
@@ -38,3 +39,14 @@ class ImageDenoiser(nn.Module):
         """One timestep per batch row, the embedder's usual input: a few rows, not reported."""
         timesteps = t.expand(latents.shape[0])
         return latents + self.time_embedder(timesteps)[:, None, :]
+
+    def modulate_per_token(self, t_emb, hidden_states):
+        """One embedding row a sample copied to every token, then a Linear: it runs on
+        seq_len identical rows a sample. Reported."""
+        seq_len = hidden_states.shape[1]
+        rows = t_emb.unsqueeze(1).expand(-1, seq_len, -1)
+        return hidden_states * (1 + self.modulation(rows))
+
+    def modulate_once(self, t_emb, hidden_states):
+        """Modulated once a sample and broadcast by the product: the fix."""
+        return hidden_states * (1 + self.modulation(t_emb)[:, None, :])

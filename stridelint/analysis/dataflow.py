@@ -1092,10 +1092,13 @@ class FunctionFlow:
             if dims is not None and dims.candidates and not isinstance(receiver, Broadcast)
             else None
         )
-        per_copy = (
-            one_dim is not None
-            and not isinstance(receiver, Broadcast)
-            and per_token.counts_tokens(one_dim)
+        per_copy = not (isinstance(receiver, Broadcast) or grid or _made_from_a_number(
+            receiver_node
+        )) and (
+            per_token.counts_tokens(one_dim)
+            if one_dim is not None
+            else dims is not None
+            and per_token.repeats_rows_per_token(dims.nodes, dims.broadcast, dims.candidates)
         )
         return Broadcast(
             State.DEFINITE, evidence, local=True, small=small, grid=grid, leading=leading,
@@ -1411,6 +1414,17 @@ def _name_says(pattern: re.Pattern[str], name: str | None) -> bool:
 _TENSOR_FROM_DATA = frozenset(
     {"torch.tensor", "torch.Tensor", "torch.as_tensor", "torch.from_numpy", "torch.LongTensor"}
 )
+
+
+def _made_from_a_number(node: cst.BaseExpression) -> bool:
+    """`torch.tensor(0.0)`: a tensor of one literal number, expanded as a placeholder whose
+    shape, dtype and device the code wants (a positional table's `extend_pe(x)`)."""
+    return (
+        isinstance(node, cst.Call)
+        and dotted(node.func) in _TENSOR_FROM_DATA
+        and len(node.args) >= 1
+        and _is_scalar_literal(node.args[0].value)
+    )
 
 
 def _head_name(node: cst.BaseExpression) -> str | None:

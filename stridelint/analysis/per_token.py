@@ -1,4 +1,4 @@
-"""One number copied once per token, and the callables run on such copies.
+"""One number or one row copied once per token, and the modules run on such copies.
 
 `t.expand(token_h * token_w)` of a 0-d timestep is small as a tensor (one dim of numbers), but
 a module given it (`self.time_embedder(t_expanded)`: sinusoids, then Linear layers of the
@@ -31,6 +31,30 @@ def counts_tokens(size: cst.BaseExpression) -> bool:
     return not _counts_batch_rows(size)
 
 
+def repeats_rows_per_token(
+    nodes: tuple[cst.BaseExpression, ...], broadcast: frozenset[int], candidates: frozenset[int]
+) -> bool:
+    """Whether an expand with these sizes (provenance.ExpandedDims) copies whole rows per token
+    in the (batch, tokens, features) layout a Linear reads: the last dim keeps the source's
+    features, and the dim before it, inserted by the code, grows to a token count
+    (`t_emb.unsqueeze(1).expand(b, n, -1)`): a module's rows are then one sample's vector,
+    repeated. A copy per batch row (dim 0 of three or more) or along a channel or spatial dim
+    of an image layout is not this."""
+    last = len(nodes) - 1
+    tokens = last - 1
+    if tokens < 0 or last in candidates or tokens not in broadcast:
+        return False
+    return not _is_minus_one(nodes[tokens]) and counts_tokens(nodes[tokens])
+
+
+def _is_minus_one(node: cst.BaseExpression) -> bool:
+    return (
+        isinstance(node, cst.UnaryOperation)
+        and isinstance(node.operator, cst.Minus)
+        and isinstance(node.expression, cst.Integer)
+    )
+
+
 def _counts_batch_rows(size: cst.BaseExpression) -> bool:
     if isinstance(size, cst.Integer):
         return True  # a literal: a CFG pair, a few repeats
@@ -39,7 +63,7 @@ def _counts_batch_rows(size: cst.BaseExpression) -> bool:
     if isinstance(size, (cst.Name, cst.Attribute)):
         name = (dotted(size) or "").rsplit(".", 1)[-1].lower()
         return bool(name) and _BATCH_COUNT.fullmatch(name) is not None
-    if isinstance(size, cst.Subscript):  # `x.shape[0]`
+    if isinstance(size, cst.Subscript):  # `x.shape[0]`, `input_shape[0]`
         return _indexes_dim_zero(size)
     if isinstance(size, cst.Call):  # `x.size(0)`, `len(xs)`
         func = size.func
@@ -56,7 +80,8 @@ def _counts_batch_rows(size: cst.BaseExpression) -> bool:
 
 def _indexes_dim_zero(node: cst.Subscript) -> bool:
     value = node.value
-    if not (isinstance(value, cst.Attribute) and value.attr.value == "shape"):
+    name = (dotted(value) or "").rsplit(".", 1)[-1].lower()
+    if not name.endswith("shape"):
         return False
     if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
         return False

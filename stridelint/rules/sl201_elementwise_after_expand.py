@@ -55,10 +55,12 @@ class ElementwiseAfterExpand(Rule):
     table `torch.cat([t.expand(f, h, w, -1), s.expand(f, h, w, -1)], -1).to(x.dtype)`: the
     concatenation is dense, but the op converts each repeated value of its parts (no fix:
     apply it to each part before its expand, then concatenate). And a module the code holds
-    run on one number copied per token, such as a timestep embedder given
-    `t.expand(token_h * token_w)`: it computes one identical row per token (no fix: embed the
-    number once, then let the add broadcast it). A copy per batch row
-    (`t.expand(latents.shape[0])`, `t.expand(batch_size)`) is a few rows and is left alone.
+    run on one number or one row copied per token, such as a timestep embedder given
+    `t.expand(token_h * token_w)` or a modulation Linear given
+    `t_emb.unsqueeze(1).expand(-1, seq_len, -1)`: it computes one identical output row per
+    token (no fix: run it before the expand, then let the add broadcast its result). A copy
+    per batch row (`t.expand(latents.shape[0])`, `x.expand(batch_size, -1, -1)`) is a few
+    rows and is left alone.
 
     ## Why is this bad?
     An expanded tensor costs only its storage: `mask[:, None, None, :]` of a (b, s) mask
@@ -188,13 +190,13 @@ def _inside_call(code: str, facts: ModuleFacts, sink: Sink, value: Broadcast) ->
 
 
 def _run_per_token(code: str, facts: ModuleFacts, call: PerTokenCall) -> Finding:
-    """A module or method run on one number copied per token computes one row per copy. No
-    fix: only the callee knows whether it treats its rows alone."""
+    """A module run on one number or one row copied per token computes one identical output
+    row per copy. No fix: only the module knows whether it treats its rows alone."""
     tensor = wording.tensor(facts, call.operand, call.statement, call.value)
     callee = wording.around(facts, call.call.func, call.call.func)
     message = (
-        f"`{callee}` runs on {tensor}, one number copied per token: call it before the "
-        "expand, then expand its result"
+        f"`{callee}` runs on {tensor}, the same values copied per token: call it before "
+        "the expand, then expand its result"
     )
     return common.finding(
         code, facts, call.call, call.statement, message, call.value, any_size=True

@@ -10,10 +10,13 @@ from stridelint.rules import common, wording
 from stridelint.rules.base import Rule
 
 if TYPE_CHECKING:
+    from stridelint.analysis.dataflow import LayoutOp
+    from stridelint.analysis.module import ModuleFacts
     from stridelint.analysis.uses import Use
     from stridelint.context import RuleContext
 
 cst = lazy_import("libcst")
+per_token = lazy_import("stridelint.analysis.per_token")
 reshapes = lazy_import("stridelint.analysis.reshapes")
 uses = lazy_import("stridelint.analysis.uses")
 
@@ -66,9 +69,12 @@ class DenseCopyOfBroadcast(Rule):
         _scale_kernel[(x.shape[0],)](x, s, out, x.shape[1], *s.stride(), BLOCK=1024)
         return out
     ```
-    with the kernel indexing `s` through the strides it is given. When the consumer must
-    have a dense tensor (a library kernel, a buffer that is written later), the copy is the
-    price: keep it and suppress the finding with `# noqa: SL302`.
+    with the kernel indexing `s` through the strides it is given. When the consumer is a
+    module the code holds, run on one row a sample copied per token
+    (`self.time_modulation(t_emb[:, None].expand(b, n, -1).reshape(b * n, -1))`), the message
+    says so: run the module on the rows before the expand, then expand its result. When the
+    consumer must have a dense tensor (a library kernel, a buffer that is written later), the
+    copy is the price: keep it and suppress the finding with `# noqa: SL302`.
 
     ## Fix safety
     There is no fix: removing the copy is only right once the consumer honours strides,
@@ -118,12 +124,26 @@ class DenseCopyOfBroadcast(Rule):
                 tensor = wording.layout_tensor(facts, op)
                 message = (
                     f"`{wording.op(facts, op.call, op.operand)}` {merged}, copying {tensor}, "
-                    f"kept dense as {keeper.why}: {_HINT}"
+                    f"kept dense as {keeper.why}: {_hint(facts, op, keeper)}"
                 )
                 yield common.finding(
                     self.code, facts, op.call, op.statement, message, op.value,
                     low=_LOW if low else None,
                 )
+
+
+def _hint(facts: ModuleFacts, op: LayoutOp, keeper: Use) -> str:
+    """What to do about the copy. A module given rows copied per token cannot read strides,
+    but it can run on the rows before the expand (SL201's module runs)."""
+    call = keeper.node
+    if op.value.per_token and isinstance(call, cst.Call) and per_token.calls_a_held_callable(
+        call.func, False, False
+    ):
+        return (
+            f"`{wording.around(facts, call.func, call.func)}` runs on its repeated rows: run "
+            "it before the expand, then expand its result"
+        )
+    return _HINT
 
 
 def _keeper(result_uses: list[Use], *, explicit: bool) -> tuple[Use, bool] | None:

@@ -45,11 +45,23 @@ def _expand_value(code: str):
 @pytest.mark.parametrize(
     ("expand", "copied_per_token"),
     [("t.expand(token_h * token_w)", True), ("t.expand(latents.shape[0])", False),
-     ("t.expand(token_h, token_w)", False),  # two dims: not one number per element of a row
-     ("t[None].expand(seq_len, -1)", False)],
+     ("t.expand(token_h, token_w)", False),  # no dim inserted: t may be (token_h, token_w)
+     ("t[None].expand(seq_len, -1)", True),  # one row copied per token
+     ("t.unsqueeze(1).expand(-1, seq_len, -1)", True),
+     ("t.unsqueeze(1).expand(latents.shape[0], 4, -1)", False),  # a few literal copies
+     ("x.expand(latents.shape[0], -1, -1)", False),  # a copy per batch row
+     ("t.unsqueeze(-1).expand(-1, -1, seq_len)", False),  # the features themselves repeat
+     ("self.probe.expand(b * t, -1, -1)", False),  # one query a frame: a copy per batch row
+     ("x.unsqueeze(2).expand(-1, -1, seq_len, -1, -1)", False),  # an image layout's dim
+     ("torch.tensor(0.0).expand(1, seq_len)", False),  # a placeholder of a shape
+     ("t.expand(input_shape[0])", False),
+     ("torch.linspace(0, 1, seq_len).view(1, -1, 1).expand(b, -1, seq_len)", False)],  # a grid
 )  # fmt: skip
-def test_one_number_copied_per_token(expand, copied_per_token):
-    code = f"def f(t, latents, token_h, token_w, seq_len):\n    return {expand}\n"
+def test_one_number_or_row_copied_per_token(expand, copied_per_token):
+    code = (
+        "import torch\n\n\ndef f(self, t, x, b, latents, token_h, token_w, seq_len, input_shape):"
+        f"\n    return {expand}\n"
+    )
     value = _expand_value(code)
     assert isinstance(value, Broadcast) and value.per_token is copied_per_token
 
