@@ -28,3 +28,14 @@ def node(facts: ModuleFacts, code: str, kind: type[cst.CSTNode] = cst.CSTNode, n
 def flow_of(facts: ModuleFacts, function: str) -> FunctionFlow:
     (flow,) = facts.flows_named(function)
     return flow
+
+
+def expand_value(code: str):
+    """The value function `f` of `code` gives its first `.expand(...)` call."""
+    facts = facts_of(code)
+    call = next(
+        n for n in walk(facts.module)
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
+        and n.func.attr.value == "expand"
+    )  # fmt: skip
+    return flow_of(facts, "f").value_of(call)

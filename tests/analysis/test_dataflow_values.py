@@ -10,7 +10,7 @@ import pytest
 from stridelint.analysis.module import ModuleFacts
 from stridelint.analysis.values import Broadcast, Dense, State
 from stridelint.source import decode
-from tests.analysis.parsed import facts_of, flow_of
+from tests.analysis.parsed import expand_value, facts_of, flow_of
 
 
 def value_of(body: str, name: str = "y"):
@@ -326,7 +326,7 @@ def test_timesteps_and_noise_levels_copied_per_token_are_small(receiver, small):
     embeddings are not matched."""
     code = f"def f(self, timestep, timesteps, audio_timesteps, timestep_proj, temb, t, seq_len):\n" \
            f"    return {receiver}.expand(-1, seq_len)\n"
-    value = _expand_value(code)
+    value = expand_value(code)
     assert isinstance(value, Broadcast) and value.small is small
 
 
@@ -338,25 +338,14 @@ def test_timesteps_and_noise_levels_copied_per_token_are_small(receiver, small):
 def test_one_kept_dim_of_a_module_tensor_grown_by_per_step_dims_is_small(receiver, small):
     sizes = "-1, self.head_dim" if receiver.count("None") < 2 else "-1, self.head_dim, state_size"
     code = f"def f(self, x, other, state_size):\n    return {receiver}.expand({sizes})\n"
-    value = _expand_value(code)
+    value = expand_value(code)
     assert isinstance(value, Broadcast) and value.small is small
 
 
 def test_two_kept_dims_of_a_module_tensor_are_not_small():
     code = "def f(self, batch_size):\n    return self.pos_embed.expand(batch_size, -1, -1)\n"
-    value = _expand_value(code)
+    value = expand_value(code)
     assert isinstance(value, Broadcast) and not value.small
-
-
-def _is_expand(call: cst.Call) -> bool:
-    return isinstance(call.func, cst.Attribute) and call.func.attr.value == "expand"
-
-
-def _expand_value(code: str):
-    """The value function `f` of `code` gives its (first) expand call."""
-    facts = facts_of(code)
-    call = next(n for n in facts.parents if isinstance(n, cst.Call) and _is_expand(n))
-    return flow_of(facts, "f").value_of(call)
 
 
 def test_a_second_test_of_a_flag_parameter_takes_the_branch_the_first_took():
@@ -497,7 +486,7 @@ def test_indexing_away_every_dim_an_expand_may_grow_leaves_no_broadcast(body, br
 )  # fmt: skip
 def test_a_kept_inserted_dim_adds_no_size(receiver, small):
     code = f"def f(self, x):\n    return {receiver}.expand(self.num_layers, -1, -1)\n"
-    value = _expand_value(code)
+    value = expand_value(code)
     assert isinstance(value, Broadcast) and value.small is small
 
 
@@ -513,7 +502,7 @@ def test_a_vector_copied_by_counts_alone_is_small(sizes, small):
         "def f(self, mask, num_hidden_layers, batch_size, num_heads, seq_len):\n"
         f"    return mask.unsqueeze(0).unsqueeze(0).unsqueeze(-1).unsqueeze(-1).expand({sizes})\n"
     )
-    value = _expand_value(code)
+    value = expand_value(code)
     assert isinstance(value, Broadcast) and value.small is small
 
 
@@ -529,7 +518,7 @@ def test_a_vector_copied_by_counts_alone_is_small(sizes, small):
 def test_a_vector_per_batch_row_copied_per_head_is_small(expand, small):
     """The `-1` of a batch dim a view spells keeps a count, like a size the expand spells."""
     code = f"def f(m, bsz, src_len, tgt_len, num_heads, dim):\n    return {expand}\n"
-    value = _expand_value(code)
+    value = expand_value(code)
     assert isinstance(value, Broadcast) and value.small is small
 
 
@@ -544,7 +533,7 @@ def test_a_vector_per_batch_row_copied_per_head_is_small(expand, small):
 )  # fmt: skip
 def test_small_matrices_repeated_are_small(expand, small):
     code = f"def f(m, b, f, n, d):\n    return {expand}\n"
-    value = _expand_value(code)
+    value = expand_value(code)
     assert isinstance(value, Broadcast) and value.small is small
 
 

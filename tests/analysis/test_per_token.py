@@ -7,7 +7,7 @@ import pytest
 
 from stridelint.analysis import per_token
 from stridelint.analysis.values import Broadcast, State, join
-from tests.analysis.parsed import facts_of, flow_of
+from tests.analysis.parsed import expand_value, facts_of, flow_of
 
 
 def _size(code: str) -> cst.BaseExpression:
@@ -32,16 +32,6 @@ def test_sizes_that_count_batch_rows(size):
     assert not per_token.counts_tokens(_size(size))
 
 
-def _expand_value(code: str):
-    facts = facts_of(code)
-    call = next(
-        n for n in facts.parents
-        if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
-        and n.func.attr.value == "expand"
-    )  # fmt: skip
-    return flow_of(facts, "f").value_of(call)
-
-
 @pytest.mark.parametrize(
     ("expand", "copied_per_token"),
     [("t.expand(token_h * token_w)", True), ("t.expand(latents.shape[0])", False),
@@ -62,7 +52,7 @@ def test_one_number_or_row_copied_per_token(expand, copied_per_token):
         "import torch\n\n\ndef f(self, t, x, b, latents, token_h, token_w, seq_len, input_shape):"
         f"\n    return {expand}\n"
     )
-    value = _expand_value(code)
+    value = expand_value(code)
     assert isinstance(value, Broadcast) and value.per_token is copied_per_token
 
 
