@@ -172,6 +172,15 @@ def passes_strides(facts: ModuleFacts, launch: cst.Call, tensor: cst.BaseExpress
     return False
 
 
+# What each comprehension is called in messages (`(x.view(...).flatten(1, 3) for x in xs)`).
+_COMPREHENSIONS = {
+    cst.GeneratorExp: "generator expression",
+    cst.ListComp: "list comprehension",
+    cst.SetComp: "set comprehension",
+}
+_COMPREHENSION_TYPES = tuple(_COMPREHENSIONS)
+
+
 class _UseWalker:
     def __init__(self, facts: ModuleFacts, flow: FunctionFlow) -> None:
         self.facts = facts
@@ -234,6 +243,8 @@ class _UseWalker:
             self.add(parent, READ, "its value is discarded")
         elif isinstance(parent, cst.Return):
             self.add(parent, OPAQUE, "it is returned to the caller")
+        elif isinstance(parent, _COMPREHENSION_TYPES) and parent.elt is node:
+            self.add(parent, OPAQUE, f"it is each element of a {_COMPREHENSIONS[type(parent)]}")
         else:
             where = self.code(parent) if parent is not None else "?"
             self.add(node, OPAQUE, f"it is used in `{where}`")

@@ -36,6 +36,14 @@ def test_a_later_binding_is_followed_to_its_loads():
     assert _kinds("    v = t\n    return v\n") == [uses.OPAQUE]
 
 
+def test_an_element_of_a_comprehension_says_so():
+    """Not `it is used in` the element's own code, which names the tensor itself."""
+    facts = facts_of("def f(xs, n):\n    ys = [x.expand(n, -1).reshape(-1) for x in xs]\n")
+    value = node(facts, "x.expand(n, -1).reshape(-1)", cst.BaseExpression)
+    (use,) = uses.uses_of(facts, flow_of(facts, "f"), value)
+    assert (use.kind, use.why) == (uses.OPAQUE, "it is each element of a list comprehension")
+
+
 def test_an_in_place_write_needs_it_dense():
     assert _kinds("    t.add_(1)\n") == [uses.DENSE]
 
