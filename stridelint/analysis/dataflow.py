@@ -113,8 +113,8 @@ class LayoutOp:
 
 @dataclass(frozen=True)
 class PerTokenCall:
-    """A module or method run on one number copied per token (`Broadcast.per_token`, SL201):
-    it computes one identical row per copy."""
+    """A module run on one number or one row copied per token (`Broadcast.per_token`, SL201):
+    it computes one identical output row per copy."""
 
     call: cst.Call
     operand: cst.BaseExpression
@@ -805,8 +805,9 @@ class FunctionFlow:
         return value
 
     def _run_per_token(self, node: cst.Call) -> None:
-        """`self.time_embedder(t.expand(token_h * token_w))`: a held callable given one number
-        copied per token as its first argument runs once per copy (per_token.py)."""
+        """`self.time_embedder(t.expand(token_h * token_w))`: a module the code holds, given one
+        number or one row copied per token as its first argument, runs once per copy
+        (per_token.py)."""
         positional = [a for a in node.args if a.keyword is None]
         if not positional or positional[0].star:
             return

@@ -55,8 +55,8 @@ class Broadcast:
     # sizes the code spells): indexing those away with integers leaves no broadcast. Views,
     # which may move dims, drop it.
     leading: int | None = None
-    # One number copied along one dim that counts tokens, not batch rows
-    # (`t.expand(token_h * token_w)`, per_token.py): a module given it runs once per copy.
+    # One number or one row copied per token, not per batch row (`t.expand(token_h * token_w)`,
+    # `t_emb.unsqueeze(1).expand(b, n, -1)`; per_token.py): a module given it runs once per copy.
     per_token: bool = False
 
 

@@ -152,7 +152,8 @@ class ElementwiseAfterExpand(Rule):
                     low=common.output_sized(flow, result_uses),
                 )
             for call in flow.per_token_calls.values():
-                yield _run_per_token(self.code, facts, call)
+                if common.reported(facts, flow, call.value, ctx.scope):
+                    yield _run_per_token(self.code, facts, call)
             for op in flow.concatenated_ops.values():
                 result_uses = uses.uses_of(facts, flow, op.node)
                 if _dense_anyway(facts, result_uses):
