@@ -62,7 +62,7 @@ def _counts_batch_rows(size: cst.BaseExpression) -> bool:
         return _counts_batch_rows(size.left) and _counts_batch_rows(size.right)
     if isinstance(size, (cst.Name, cst.Attribute)):
         name = (dotted(size) or "").rsplit(".", 1)[-1].lower()
-        return bool(name) and _BATCH_COUNT.fullmatch(name) is not None
+        return "token" not in name and _BATCH_COUNT.fullmatch(name) is not None
     if isinstance(size, cst.Subscript):  # `x.shape[0]`, `input_shape[0]`
         return _indexes_dim_zero(size)
     if isinstance(size, cst.Call):  # `x.size(0)`, `len(xs)`

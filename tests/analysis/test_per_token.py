@@ -17,7 +17,7 @@ def _size(code: str) -> cst.BaseExpression:
 @pytest.mark.parametrize(
     "size",
     ["token_h * token_w", "p.batch_size * ns.token_h * ns.token_w", "self.nar_length",
-     "N_nar", "seq_len", "x.shape[1]", "n"],
+     "N_nar", "seq_len", "x.shape[1]", "n", "num_batched_tokens"],
 )  # fmt: skip
 def test_sizes_that_count_tokens(size):
     assert per_token.counts_tokens(_size(size))
