@@ -808,26 +808,14 @@ class FunctionFlow:
         """`self.time_embedder(t.expand(token_h * token_w))`: a module the code holds, given one
         number or one row copied per token as its first argument, runs once per copy
         (per_token.py)."""
-        positional = [a for a in node.args if a.keyword is None]
-        if not positional or positional[0].star:
+        first = node.args[0] if node.args else None  # positional arguments come first
+        if first is None or first.keyword is not None or first.star:
             return
-        value = self._values.get(positional[0].value)
-        if not isinstance(value, Broadcast) or not value.per_token:
-            return
-        func = node.func
-        held = self._values.get(func.value) if isinstance(func, cst.Attribute) else None
-        if isinstance(self._values.get(func), KernelHandle):
-            return  # `kernel[grid](t)`: a launch, which reads through the strides it is given
-        tensor = isinstance(held, (Broadcast, Dense, Derived, Narrowed, Scalar))
-        method = isinstance(func, cst.Attribute) and self.facts.classes.names_a_method(
-            func.attr.value
-        )
-        if self.facts.imports.resolve(func) is None and per_token.calls_a_held_callable(
-            func, tensor, method
+        value = self._values.get(first.value)
+        if isinstance(value, Broadcast) and value.per_token and per_token.runs_a_held_module(
+            self, node
         ):
-            self.per_token_calls[node] = PerTokenCall(
-                node, positional[0].value, value, self._statement
-            )
+            self.per_token_calls[node] = PerTokenCall(node, first.value, value, self._statement)
 
     def _call(self, node: cst.Call) -> Value:
         func = node.func
@@ -1093,14 +1081,9 @@ class FunctionFlow:
             if dims is not None and dims.candidates and not isinstance(receiver, Broadcast)
             else None
         )
-        per_copy = not (isinstance(receiver, Broadcast) or grid or _made_from_a_number(
-            receiver_node
-        )) and (
-            per_token.counts_tokens(one_dim)
-            if one_dim is not None
-            else dims is not None
-            and per_token.repeats_rows_per_token(dims.nodes, dims.broadcast, dims.candidates)
-        )
+        per_copy = not (
+            isinstance(receiver, Broadcast) or grid or _made_from_a_number(receiver_node)
+        ) and per_token.copies_per_token(one_dim, dims)
         return Broadcast(
             State.DEFINITE, evidence, local=True, small=small, grid=grid, leading=leading,
             per_token=per_copy,

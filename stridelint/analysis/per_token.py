@@ -10,11 +10,17 @@ before the expand, it computes one row, which broadcasts. A copy per batch row
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from stridelint.analysis import torch_ops
 from stridelint.analysis.names import dotted
+from stridelint.analysis.values import Broadcast, Dense, Derived, KernelHandle, Narrowed, Scalar
+
+if TYPE_CHECKING:
+    from stridelint.analysis.dataflow import FunctionFlow
+    from stridelint.analysis.provenance import ExpandedDims
 
 # Sizes that count batch rows or other per-step things (the CFG pair, heads, groups, layers):
 # a copy per one of them is a handful of rows. By convention dim 0 is the batch.
@@ -25,26 +31,31 @@ _BATCH_COUNT = re.compile(
 )
 
 
+def copies_per_token(one_dim: cst.BaseExpression | None, dims: ExpandedDims | None) -> bool:
+    """Whether an expand copies one number per token (`one_dim`, the size of an expand to one
+    dim: `t.expand(token_h * token_w)`) or one row per token (`_repeats_rows_per_token`)."""
+    if one_dim is not None:
+        return counts_tokens(one_dim)
+    return dims is not None and _repeats_rows_per_token(dims)
+
+
 def counts_tokens(size: cst.BaseExpression) -> bool:
     """Whether the one size of `t.expand(size)` holds something other than batch counts: a
     token, frame or pixel count, a product with one of them, a length."""
     return not _counts_batch_rows(size)
 
 
-def repeats_rows_per_token(
-    nodes: tuple[cst.BaseExpression, ...], broadcast: frozenset[int], candidates: frozenset[int]
-) -> bool:
-    """Whether an expand with these sizes (provenance.ExpandedDims) copies whole rows per token
-    in the (batch, tokens, features) layout a Linear reads: the last dim keeps the source's
-    features, and the dim before it, inserted by the code, grows to a token count
-    (`t_emb.unsqueeze(1).expand(b, n, -1)`): a module's rows are then one sample's vector,
-    repeated. A copy per batch row (dim 0 of three or more) or along a channel or spatial dim
-    of an image layout is not this."""
-    last = len(nodes) - 1
+def _repeats_rows_per_token(dims: ExpandedDims) -> bool:
+    """Whether the expand copies whole rows per token in the (batch, tokens, features) layout
+    a Linear reads: the last dim keeps the source's features, and the dim before it, inserted
+    by the code, grows to a token count (`t_emb.unsqueeze(1).expand(b, n, -1)`): a module's
+    rows are then one sample's vector, repeated. A copy per batch row (dim 0 of three or more)
+    or along a channel or spatial dim of an image layout is not this."""
+    last = len(dims.nodes) - 1
     tokens = last - 1
-    if tokens < 0 or last in candidates or tokens not in broadcast:
+    if tokens < 0 or last in dims.candidates or tokens not in dims.broadcast:
         return False
-    return not _is_minus_one(nodes[tokens]) and counts_tokens(nodes[tokens])
+    return not _is_minus_one(dims.nodes[tokens]) and counts_tokens(dims.nodes[tokens])
 
 
 def _is_minus_one(node: cst.BaseExpression) -> bool:
@@ -98,21 +109,33 @@ _CONTAINER_METHODS = frozenset(
 )
 
 
-def calls_a_held_callable(
-    func: cst.BaseExpression, receiver_is_tensor: bool, names_a_method: bool
-) -> bool:
-    """Whether `func(...)` runs a module the code holds: a submodule (`self.time_embedder`,
+_TENSORS = (Broadcast, Dense, Derived, Narrowed, Scalar)
+
+
+def runs_a_held_module(flow: FunctionFlow, call: cst.Call) -> bool:
+    """Whether `call` runs a module the code holds: a submodule (`self.time_embedder`,
     `model.time_embedder`) or one picked from a container by name
-    (`self.fm_modules["timestep_embedder"]`). Not a method of the code's own classes
-    (`names_a_method`: the analysis follows the call into it, where a method may read only
-    the tensor's size, like a positional table's `self.extend_pe(x)`), a tensor method (the
-    op tables' business), an in-place write or a container's method."""
-    if isinstance(func, cst.Subscript):  # a string key picks a module; `k[grid]` launches
+    (`self.fm_modules["timestep_embedder"]`). Not a kernel launch (`k[grid](...)`, read
+    through the strides it is given), a torch function, a method of the code's own classes
+    (the analysis follows the call into it, where a method may read only the tensor's size,
+    like a positional table's `self.extend_pe(x)`), a tensor method (the op tables'
+    business), an in-place write or a container's method."""
+    func = call.func
+    if flow.facts.imports.resolve(func) is not None:
+        return False
+    if isinstance(func, cst.Subscript):  # a string key picks a module
         key = func.slice[0].slice if len(func.slice) == 1 else None
-        return isinstance(key, cst.Index) and isinstance(key.value, cst.SimpleString)
-    if not isinstance(func, cst.Attribute) or receiver_is_tensor or names_a_method:
+        return (
+            isinstance(key, cst.Index)
+            and isinstance(key.value, cst.SimpleString)
+            and not isinstance(flow.value_of(func), KernelHandle)
+        )
+    if not isinstance(func, cst.Attribute) or isinstance(flow.value_of(func.value), _TENSORS):
         return False
     name = func.attr.value
     return not (
-        name in torch_ops.METHODS or name in _CONTAINER_METHODS or name.endswith("_")
+        flow.facts.classes.names_a_method(name)
+        or name in torch_ops.METHODS
+        or name in _CONTAINER_METHODS
+        or name.endswith("_")
     )

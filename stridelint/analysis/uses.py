@@ -178,7 +178,6 @@ _COMPREHENSIONS = {
     cst.ListComp: "list comprehension",
     cst.SetComp: "set comprehension",
 }
-_COMPREHENSION_TYPES = tuple(_COMPREHENSIONS)
 
 
 class _UseWalker:
@@ -243,7 +242,7 @@ class _UseWalker:
             self.add(parent, READ, "its value is discarded")
         elif isinstance(parent, cst.Return):
             self.add(parent, OPAQUE, "it is returned to the caller")
-        elif isinstance(parent, _COMPREHENSION_TYPES) and parent.elt is node:
+        elif type(parent) in _COMPREHENSIONS and parent.elt is node:
             self.add(parent, OPAQUE, f"it is each element of a {_COMPREHENSIONS[type(parent)]}")
         else:
             where = self.code(parent) if parent is not None else "?"

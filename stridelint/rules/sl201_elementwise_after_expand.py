@@ -194,7 +194,7 @@ def _run_per_token(code: str, facts: ModuleFacts, call: PerTokenCall) -> Finding
     """A module run on one number or one row copied per token computes one identical output
     row per copy. No fix: only the module knows whether it treats its rows alone."""
     tensor = wording.tensor(facts, call.operand, call.statement, call.value)
-    callee = wording.around(facts, call.call.func, call.call.func)
+    callee = facts.snippet(call.call.func, wording.SNIPPET_LIMIT)
     message = (
         f"`{callee}` runs on {tensor}, the same values copied per token: call it before "
         "the expand, then expand its result"

@@ -10,8 +10,7 @@ from stridelint.rules import common, wording
 from stridelint.rules.base import Rule
 
 if TYPE_CHECKING:
-    from stridelint.analysis.dataflow import LayoutOp
-    from stridelint.analysis.module import ModuleFacts
+    from stridelint.analysis.dataflow import FunctionFlow, LayoutOp
     from stridelint.analysis.uses import Use
     from stridelint.context import RuleContext
 
@@ -124,7 +123,7 @@ class DenseCopyOfBroadcast(Rule):
                 tensor = wording.layout_tensor(facts, op)
                 message = (
                     f"`{wording.op(facts, op.call, op.operand)}` {merged}, copying {tensor}, "
-                    f"kept dense as {keeper.why}: {_hint(facts, op, keeper)}"
+                    f"kept dense as {keeper.why}: {_hint(flow, op, keeper)}"
                 )
                 yield common.finding(
                     self.code, facts, op.call, op.statement, message, op.value,
@@ -132,16 +131,16 @@ class DenseCopyOfBroadcast(Rule):
                 )
 
 
-def _hint(facts: ModuleFacts, op: LayoutOp, keeper: Use) -> str:
+def _hint(flow: FunctionFlow, op: LayoutOp, keeper: Use) -> str:
     """What to do about the copy. A module given rows copied per token cannot read strides,
     but it can run on the rows before the expand (SL201's module runs)."""
     call = keeper.node
-    if op.value.per_token and isinstance(call, cst.Call) and per_token.calls_a_held_callable(
-        call.func, False, False
+    if op.value.per_token and isinstance(call, cst.Call) and per_token.runs_a_held_module(
+        flow, call
     ):
         return (
-            f"`{wording.around(facts, call.func, call.func)}` runs on its repeated rows: run "
-            "it before the expand, then expand its result"
+            f"`{flow.facts.snippet(call.func, wording.SNIPPET_LIMIT)}` runs on its repeated "
+            "rows: run it before the expand, then expand its result"
         )
     return _HINT
 
