@@ -69,7 +69,7 @@ class Use:
     node: cst.CSTNode
     kind: str  # READ | STRIDED_LAUNCH | DENSE | OPAQUE
     why: str
-    need: str | None = None  # DENSE: LAUNCH | VIEW | WRITE, what needs it dense; READ: RESHAPE
+    need: str | None = None  # DENSE: LAUNCH | VIEW | WRITE, what needs it dense; READ: RESHAPE | IDENTITY
     operand: cst.BaseExpression | None = None  # the argument it is passed as, where it is one
 
 
@@ -81,6 +81,7 @@ WRITE = "write"  # an in-place write or `out=`: the copy is a buffer the code fi
 # a copy of a stride-0 view whose broadcast dim it merges (semantics §1.3).
 RESHAPE = "reshape"
 STORED = "stored"  # kept in a container or written into another tensor: its reader is unseen
+IDENTITY = "identity"  # READ by `is` / `is not`: no element is read
 
 
 def uses_of(facts: ModuleFacts, flow: FunctionFlow, node: cst.BaseExpression) -> list[Use]:
@@ -203,11 +204,12 @@ class _UseWalker:
 
     def expression(self, node: cst.BaseExpression) -> None:
         parent = self.parents.get(node)
-        if isinstance(parent, (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison)):
+        if isinstance(parent, cst.ComparisonTarget):
+            parent = self.parents[parent]
+        if isinstance(parent, cst.Comparison) and _tests_identity(parent):
+            self.add(parent, READ, f"`{self.code(parent)}` tests its identity", IDENTITY)
+        elif isinstance(parent, (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison)):
             self.add(parent, READ, f"`{self.code(parent)}` reads it")
-        elif isinstance(parent, cst.ComparisonTarget):
-            owner = self.parents[parent]
-            self.add(owner, READ, f"`{self.code(owner)}` reads it")
         elif isinstance(parent, cst.IfExp):
             if parent.test is node:
                 self.add(parent, READ, "it is a condition")
@@ -404,6 +406,11 @@ def _exposed(facts: ModuleFacts, owner: cst.CSTNode) -> _Exposed:
                 declared |= {item.name.value for item in node.names}
         known[owner] = _Exposed(owner, frozenset(captured), frozenset(declared))
     return known[owner]
+
+
+def _tests_identity(comparison: cst.Comparison) -> bool:
+    """`t is None`, `t is not other`: compares objects, reads no element."""
+    return all(isinstance(c.operator, (cst.Is, cst.IsNot)) for c in comparison.comparisons)
 
 
 def _is_store_target(parents: dict[cst.CSTNode, cst.CSTNode], node: cst.CSTNode) -> bool:

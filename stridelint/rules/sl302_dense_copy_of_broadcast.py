@@ -11,6 +11,7 @@ from stridelint.rules.base import Rule
 
 if TYPE_CHECKING:
     from stridelint.analysis.dataflow import FunctionFlow, LayoutOp
+    from stridelint.analysis.module import ModuleFacts
     from stridelint.analysis.uses import Use
     from stridelint.context import RuleContext
 
@@ -102,6 +103,7 @@ class DenseCopyOfBroadcast(Rule):
                 if kept is None:
                     continue  # read through its strides (SL301's), or filled in place
                 keeper, low = kept
+                low = low or _view_only_escapes(facts, flow, keeper)
                 operand = sink.operands[0][0]
                 tensor = wording.tensor(facts, operand, sink.statement, value)
                 message = (
@@ -143,6 +145,17 @@ def _hint(flow: FunctionFlow, op: LayoutOp, keeper: Use) -> str:
             "rows: run it before the expand, then expand its result"
         )
     return _HINT
+
+
+def _view_only_escapes(facts: ModuleFacts, flow: FunctionFlow, keeper: Use) -> bool:
+    """Whether the `.view` that keeps an explicit copy dense only hands its result on.
+    `t.contiguous().view(-1)` spells the flat dense buffer its author wants; where the view
+    goes decides, as for the copy itself: returned, stored or passed to another function
+    (a library's packed-mask argument), the unseen consumer usually needs that layout."""
+    if keeper.need != uses.VIEW or not isinstance(keeper.node, cst.Call):
+        return False
+    seen = [u for u in uses.uses_of(facts, flow, keeper.node) if u.need != uses.IDENTITY]
+    return bool(seen) and all(u.kind == uses.OPAQUE for u in seen)
 
 
 def _keeper(result_uses: list[Use], *, explicit: bool) -> tuple[Use, bool] | None:

@@ -36,6 +36,18 @@ def test_a_later_binding_is_followed_to_its_loads():
     assert _kinds("    v = t\n    return v\n") == [uses.OPAQUE]
 
 
+def _needs(body: str, value: str = "x.expand(n, -1) + 1") -> list[str | None]:
+    facts = facts_of(_KERNEL + f"\ndef f(x, n, u):\n    t = {value}\n" + body)
+    found = uses.uses_of(facts, flow_of(facts, "f"), node(facts, value, cst.BaseExpression))
+    return [use.need for use in found]
+
+
+def test_an_identity_test_reads_no_element():
+    """`t is None` compares objects: SL302 does not count it as a consumer of the layout."""
+    assert _needs("    y = t is not None\n    z = u is t\n") == [uses.IDENTITY, uses.IDENTITY]
+    assert _needs("    y = t == u\n    z = t is u == u\n") == [None, None]
+
+
 def test_an_element_of_a_comprehension_says_so():
     """Not `it is used in` the element's own code, which names the tensor itself."""
     facts = facts_of("def f(xs, n):\n    ys = [x.expand(n, -1).reshape(-1) for x in xs]\n")
