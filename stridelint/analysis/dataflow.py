@@ -273,7 +273,39 @@ class FunctionFlow:
             self._block(statement.orelse.body)
         after_else = self.env
         self.env = join_envs(after_body, after_else)
+        self._keep_branch_only_names(after_body, after_else, statement.body)
+        if statement.orelse is not None:
+            self._keep_branch_only_names(after_else, after_body, statement.orelse)
         self._remember_branches(flag, after_body, after_else)
+
+    def _keep_branch_only_names(
+        self, branch: dict[str, Value], other: dict[str, Value], block: cst.CSTNode
+    ) -> None:
+        """A tensor name that only `block` binds keeps the value `block` gave it: on a path
+        that skips `block` it is unbound, and reading it there raises (or, in a loop, it still
+        holds what `block` gave it before). `if hist: p0 = a.expand(...)` ... `if hist:
+        p = torch.cat([p0, p])` sees a definite broadcast."""
+        for name, value in branch.items():
+            if name in other or not _is_tensor_fact(value):
+                continue
+            if self._bound_only_in(name, block):
+                self.env[name] = value
+
+    def _bound_only_in(self, name: str, block: cst.CSTNode) -> bool:
+        if not isinstance(self.func, cst.FunctionDef):
+            return False  # the module's flow: other modules may bind its names
+        scope = self.facts.scopes.scope_of_function(self.func)
+        bindings = scope.bindings.get(name)
+        if not bindings or name in scope.global_names or name in scope.nonlocal_names:
+            return False
+        start, end = self.facts.span(block)
+        for binding in bindings:
+            if binding.kind in ("param", "del"):
+                return False
+            inner_start, inner_end = self.facts.span(binding.node)
+            if not start <= inner_start <= inner_end <= end:
+                return False
+        return True
 
     # ---- branches on a flag parameter ---------------------------------------------------
     # `if reset_ids: ids = ids.clone()` ... `if reset_ids: ids[b, i:] -= k`: a later test of
@@ -1467,6 +1499,13 @@ def _moves_to_cpu(call: cst.Call) -> bool:
         isinstance(a.value, cst.SimpleString) and a.value.evaluated_value == "cpu"
         for a in call.args
     )
+
+
+def _is_tensor_fact(value: Value) -> bool:
+    """A broadcast, or a concatenation of broadcasts: the values a branch-only name keeps."""
+    if isinstance(value, Dense):
+        return value.concatenated is not None
+    return isinstance(value, Broadcast)
 
 
 def _repeats_a_few_times_or_per_head(call: cst.Call, pattern: einops_patterns.Pattern) -> bool:

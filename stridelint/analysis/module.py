@@ -36,7 +36,7 @@ from stridelint.analysis.stride_text import reads_stride_attribute
 from stridelint.analysis.reference_names import names_a_reference
 from stridelint.analysis.strides import StrideHelper, stride_helper
 from stridelint.analysis.tree import ParentMap, assigned_names, children
-from stridelint.analysis.values import Broadcast, KernelHandle, Scalar, State, Value
+from stridelint.analysis.values import Broadcast, Dense, KernelHandle, Scalar, State, Value, join
 from stridelint.analysis.node_evidence import NodeEvidence
 from stridelint.findings import Evidence, Position
 from stridelint.source import SourceText
@@ -237,7 +237,7 @@ class ModuleFacts:
         module_flow = self.module_flow
         globals_ = global_facts(self, module_flow) if module_flow is not None else {}
         host_functions = [f for f in self.functions if not self.is_device_code(f)]
-        call_facts: dict[str, dict[str, Broadcast]] = {}
+        call_facts: dict[str, dict[str, Broadcast | Dense]] = {}
         hook_facts: dict[str, dict[str, Broadcast]] = {}
         return_facts: dict[str, Broadcast] = {}
         flows: dict[cst.CSTNode, FunctionFlow] = {}
@@ -302,7 +302,7 @@ class ModuleFacts:
     def _flow(
         self,
         func: cst.FunctionDef,
-        call_facts: dict[str, Broadcast],
+        call_facts: dict[str, Broadcast | Dense],
         hook_facts: dict[str, dict[str, Broadcast]],
         globals_: dict[str, Broadcast],
         return_facts: dict[str, Broadcast],
@@ -381,23 +381,18 @@ class ModuleFacts:
 
     def _propagate(
         self, flows: dict[cst.CSTNode, FunctionFlow]
-    ) -> tuple[dict[str, dict[str, Broadcast]], dict[str, dict[str, Broadcast]]]:
+    ) -> tuple[dict[str, dict[str, Broadcast | Dense]], dict[str, dict[str, Broadcast]]]:
         """Facts that flow into callees and hooks from this round's call sites."""
-        call_facts: dict[str, dict[str, Broadcast]] = {}
+        call_facts: dict[str, dict[str, Broadcast | Dense]] = {}
         hook_facts: dict[str, dict[str, Broadcast]] = {}
         for flow, site, name, expr, value in _broadcast_arguments(self, flows):
-            certainty = "" if value.state is State.DEFINITE else "possibly "
             caller = flow.caller
             if isinstance(flow.func, cst.FunctionDef):
                 caller = self.function_key(flow.func)
-            message = (
-                f"{_who(caller)} passes a {certainty}broadcast tensor "
-                f"`{self.snippet(expr)}` here"
-            )
-            evidence = (Evidence(message, self.position(site.call)),) + value.evidence
+            site_evidence = Evidence(_passes(caller, expr, value, self), self.position(site.call))
+            fact = _passed(value, site_evidence)
             known = call_facts.setdefault(site.callee, {})
-            if name not in known or known[name].state < value.state:
-                known[name] = Broadcast(value.state, evidence, small=value.small, grid=value.grid)
+            known[name] = fact if name not in known else _stronger(known[name], fact)
         for flow in flows.values():
             for site in flow.launches.values():
                 for kernel in (self.kernels.get(name) for name in site.kernels):
@@ -550,11 +545,46 @@ class ModuleFacts:
         return flow is not None and flow.caller in self.wrappers
 
 
+def _passes(
+    caller: str, expr: cst.BaseExpression, value: Broadcast | Dense, facts: ModuleFacts
+) -> str:
+    """The evidence message of a call site that passes `value` on."""
+    if isinstance(value, Dense):
+        return f"{_who(caller)} passes a concatenation of broadcasts `{facts.snippet(expr)}` here"
+    certainty = "" if value.state is State.DEFINITE else "possibly "
+    return f"{_who(caller)} passes a {certainty}broadcast tensor `{facts.snippet(expr)}` here"
+
+
+def _passed(value: Broadcast | Dense, site: Evidence) -> Broadcast | Dense:
+    """What a parameter holds when a call site passes it `value`: the broadcast (or the
+    concatenation's parts) with the site added to its evidence; where it was made stays behind."""
+    parts = value.concatenated if isinstance(value, Dense) else value
+    assert parts is not None
+    carried = Broadcast(
+        parts.state, (site,) + parts.evidence, small=parts.small, grid=parts.grid,
+        repeated=parts.repeated,
+    )
+    return Dense(concatenated=carried) if isinstance(value, Dense) else carried
+
+
+def _stronger(known: Broadcast | Dense, new: Broadcast | Dense) -> Broadcast | Dense:
+    """One parameter's fact from two call sites: the surer broadcast; a broadcast at one and
+    a concatenation of broadcasts at the other repeats its values either way (`join`)."""
+    if isinstance(known, Broadcast) and isinstance(new, Broadcast):
+        return new if known.state < new.state else known
+    if isinstance(known, Dense) and isinstance(new, Dense):
+        return known
+    joined = join(known, new)
+    assert isinstance(joined, Broadcast)
+    return joined
+
+
 def _broadcast_arguments(
     facts: ModuleFacts, flows: dict[cst.CSTNode, FunctionFlow]
-) -> Iterator[tuple[FunctionFlow, CallSite, str, cst.BaseExpression, Broadcast]]:
-    """Each broadcast a flow passes to a parameter of a module function, by the parameter's
-    name: (the calling flow, the call, the parameter, the argument's code, its value)."""
+) -> Iterator[tuple[FunctionFlow, CallSite, str, cst.BaseExpression, Broadcast | Dense]]:
+    """Each broadcast, or concatenation of broadcasts (`Dense.concatenated`), a flow passes
+    to a parameter of a module function, by the parameter's name: (the calling flow, the
+    call, the parameter, the argument's code, its value)."""
     for flow in flows.values():
         for site in flow.calls.values():
             found = facts.callee(site.callee)
@@ -564,7 +594,10 @@ def _broadcast_arguments(
             params = [p.name.value for p in param_evidence.parameters(callee)][int(bound) :]
             for key, expr, value in site.arguments:
                 name = params[key] if isinstance(key, int) and key < len(params) else key
-                if isinstance(value, Broadcast) and isinstance(name, str) and name in params:
+                carried = isinstance(value, Broadcast) or (
+                    isinstance(value, Dense) and value.concatenated is not None
+                )
+                if carried and isinstance(name, str) and name in params:
                     yield flow, site, name, expr, value
 
 

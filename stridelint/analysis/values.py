@@ -58,6 +58,14 @@ class Broadcast:
     # One number or one row copied per token, not per batch row (`t.expand(token_h * token_w)`,
     # `t_emb.unsqueeze(1).expand(b, n, -1)`; per_token.py): a module given it runs once per copy.
     per_token: bool = False
+    # POSSIBLE, yet its values repeat on every path: a stride-0 view on some, a concatenation of
+    # broadcasts (`Dense.concatenated`) on the others (`torch.cat` of expands under an `if`). An
+    # elementwise op on it runs at full size whichever path ran.
+    repeated: bool = False
+
+    @property
+    def always_repeats(self) -> bool:
+        return self.state is State.DEFINITE or self.repeated
 
 
 @dataclass(frozen=True)
@@ -167,9 +175,13 @@ def join(left: Value, right: Value) -> Value:
             left.grid and right.grid,
             leading=leading,
             per_token=left.per_token and right.per_token,
+            repeated=left.always_repeats and right.always_repeats,
         )
     if isinstance(left, Broadcast) or isinstance(right, Broadcast):
         broadcast = left if isinstance(left, Broadcast) else right
+        other = right if broadcast is left else left
+        if isinstance(other, Dense) and other.concatenated is not None:
+            return _broadcast_or_concatenation(broadcast, other.concatenated)
         return Broadcast(
             State.POSSIBLE, broadcast.evidence, broadcast.local, broadcast.small, broadcast.grid,
             leading=broadcast.leading, per_token=broadcast.per_token,
@@ -189,6 +201,17 @@ def join(left: Value, right: Value) -> Value:
         derived = left if isinstance(left, Derived) else right
         return Derived(derived.sinks, derived.reduced, False)
     return None
+
+
+def _broadcast_or_concatenation(broadcast: Broadcast, parts: Broadcast) -> Broadcast:
+    """A broadcast on one path, a concatenation of broadcasts (`parts`) on the other: possibly
+    a stride-0 view, and repeated on both paths when the broadcast is sure to be one."""
+    evidence = broadcast.evidence + tuple(e for e in parts.evidence if e not in broadcast.evidence)
+    return Broadcast(
+        State.POSSIBLE, evidence, broadcast.local, broadcast.small and parts.small,
+        broadcast.grid and parts.grid, per_token=broadcast.per_token and parts.per_token,
+        repeated=broadcast.always_repeats and parts.always_repeats,
+    )
 
 
 def join_envs(left: dict[str, Value], right: dict[str, Value]) -> dict[str, Value]:

@@ -32,6 +32,7 @@ def strongest(values: Iterable[Broadcast]) -> Broadcast:
         any(v.local for v in values),
         all(v.small for v in values),
         all(v.grid for v in values),
+        repeated=any(v.repeated for v in values),
     )
 
 

@@ -54,8 +54,12 @@ class ElementwiseAfterExpand(Rule):
     numbers at most) on a concatenation whose every part is an expand, such as a rotary
     table `torch.cat([t.expand(f, h, w, -1), s.expand(f, h, w, -1)], -1).to(x.dtype)`: the
     concatenation is dense, but the op converts each repeated value of its parts (no fix:
-    apply it to each part before its expand, then concatenate). And a module the code holds
-    run on one number or one row copied per token, such as a timestep embedder given
+    apply it to each part before its expand, then concatenate). The expand or the
+    concatenation may be made by the caller: a function or a block's `forward` given one
+    (`for block in self.blocks: x = block(x, modulation)`), or given an expand on one path
+    and a concatenation of expands on another, is reported where it runs the op. And a
+    module the code holds run on one number or one row copied per token, such as a timestep
+    embedder given
     `t.expand(token_h * token_w)` or a modulation Linear given
     `t_emb.unsqueeze(1).expand(-1, seq_len, -1)`: it computes one identical output row per
     token (no fix: run it before the expand, then let the add broadcast its result). A copy
@@ -130,7 +134,7 @@ class ElementwiseAfterExpand(Rule):
                 if sink.kind not in ("elementwise", "cast") or sink.reductions:
                     continue  # copies are SL301; reduced results are SL101
                 value = common.strongest(v for _, v in sink.operands)
-                if not (value.state is State.DEFINITE or value.local):
+                if not (value.always_repeats or value.local):
                     continue  # not broadcast here
                 if sink.consumer is not None:
                     yield _inside_call(self.code, facts, sink, value)
@@ -142,9 +146,9 @@ class ElementwiseAfterExpand(Rule):
                     continue
                 operand = sink.operands[0][0]
                 tensor = wording.tensor(facts, operand, sink.statement, value, sink.node)
-                message = (
-                    f"`{wording.op(facts, sink.node, operand)}` materializes {tensor}: apply "
-                    f"the op before the expand{wording.expand_site(value)}, then expand"
+                message = f"`{wording.op(facts, sink.node, operand)}` materializes {tensor}" + (
+                    _REPEATED_HINT if _repeated_only(value) else
+                    f": apply the op before the expand{wording.expand_site(value)}, then expand"
                 )
                 yield common.finding(
                     self.code, facts, sink.node, sink.statement, message, value,
@@ -167,6 +171,18 @@ class ElementwiseAfterExpand(Rule):
                     self.code, facts, op.node, op.statement, message, op.value,
                     low=common.output_sized(flow, result_uses),
                 )
+
+
+_REPEATED_HINT = (
+    ", repeated on every path (an expand, or a concatenation of expands): apply the op "
+    "before each expand, then expand and concatenate"
+)
+
+
+def _repeated_only(value: Broadcast) -> bool:
+    """Possibly a stride-0 view and otherwise a concatenation of broadcasts (`Broadcast.
+    repeated`), made in another function: where its expands are is the caller's to say."""
+    return value.state is State.POSSIBLE and value.repeated and not value.local
 
 
 def _dense_anyway(facts: ModuleFacts, result_uses: list[Use]) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from stridelint.analysis.classes import ClassTable
-from stridelint.analysis.values import Broadcast, State
+from stridelint.analysis.values import Broadcast, Dense, State
 from tests.analysis.parsed import facts_of, node
 
 MODEL = """
@@ -173,3 +173,61 @@ def test_a_position_grid_passed_on_stays_a_grid():
     (flow,) = [f for f in facts.flows_named("forward") if facts.function_key(f.func) == "Rotary.forward"]
     value = flow.initial_env["position_ids"]
     assert isinstance(value, Broadcast) and value.grid
+
+
+CONCATENATED = """
+import torch
+from torch import nn
+
+class Block(nn.Module):
+    def forward(self, x, temb):
+        return x * temb.float()
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.ModuleList([Block() for _ in range(4)])
+
+    def forward(self, x, t, t0, n: int, history: int):
+        temb = t[:, None].expand(-1, n, -1)
+        if history > 0:
+            temb = torch.cat([t0[:, None].expand(-1, history, -1), temb], dim=1)
+        for block in self.blocks:
+            x = block(x, temb)
+        return x
+"""
+
+
+def _block_flow(code: str):
+    facts = facts_of(code)
+    (flow,) = [
+        f for f in facts.flows_named("forward") if facts.function_key(f.func) == "Block.forward"
+    ]
+    return facts, flow
+
+
+def test_an_expand_or_its_concatenation_reaches_a_block_as_repeated_on_every_path():
+    facts, flow = _block_flow(CONCATENATED)
+    value = flow.value_of(node(facts, "temb", cst.Name, nth=1))
+    assert isinstance(value, Broadcast) and value.state is State.POSSIBLE and value.repeated
+    passed = "`Model.forward` passes a possibly broadcast tensor `temb` here"
+    assert passed in value.evidence[0].message
+    assert flow.sinks, "the cast runs at full size on every path"
+
+
+def test_a_concatenation_of_expands_reaches_a_block_as_one():
+    facts, flow = _block_flow(CONCATENATED.replace("if history > 0:\n            ", ""))
+    value = flow.value_of(node(facts, "temb", cst.Name, nth=1))
+    assert isinstance(value, Dense) and value.concatenated is not None
+    message = value.concatenated.evidence[0].message
+    assert "`Model.forward` passes a concatenation of broadcasts `temb` here" in message
+    assert flow.concatenated_ops, "the cast runs on the concatenation at its full size"
+
+
+def test_a_dense_tensor_on_one_path_keeps_a_block_from_seeing_repetition():
+    code = CONCATENATED.replace(
+        "temb = torch.cat([t0[:, None].expand(-1, history, -1), temb], dim=1)", "temb = t0"
+    )
+    facts, flow = _block_flow(code)
+    value = flow.value_of(node(facts, "temb", cst.Name, nth=1))
+    assert isinstance(value, Broadcast) and not value.repeated

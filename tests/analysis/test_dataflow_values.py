@@ -584,3 +584,44 @@ def test_an_op_on_a_concatenation_of_broadcasts_alone_is_recorded(op, recorded):
     )
     flow = flow_of(facts_of(code), "f")
     assert bool(flow.concatenated_ops) is recorded
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["if n:\n    y = x.expand(4, 8)\nz = y + 1\n",
+     "if n > 0:\n    p = x.expand(4, 8)\nelse:\n    q = 1\nif n > 0:\n    y = torch.cat([p, p])\n"],
+)
+def test_a_name_only_one_branch_binds_keeps_that_branch_value(code):
+    """Where the branch was skipped the name is unbound (reading it raises), so it holds the
+    branch's value wherever it is read: a definite broadcast, or its concatenation."""
+    value = value_of("import torch\n" + code, "p" if "p =" in code else "y")
+    assert isinstance(value, Broadcast) and value.state is State.DEFINITE
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["y = x\nif n:\n    y = x.expand(4, 8)\n",
+     "if n:\n    y = x.expand(4, 8)\ny = y\n",
+     "if n:\n    y = x.expand(4, 8)\nfor y in x:\n    pass\n"],
+)
+def test_a_name_bound_outside_the_branch_too_stays_possible(code):
+    value = value_of(code)
+    assert isinstance(value, Broadcast) and value.state is State.POSSIBLE
+
+
+def test_an_expand_on_one_path_and_a_concatenation_on_the_other_repeats_on_both():
+    value = value_of(
+        "import torch\ny = x.expand(4, 8)\nif n:\n    y = torch.cat([x.expand(2, 8), y])\n"
+    )
+    assert isinstance(value, Broadcast) and value.state is State.POSSIBLE
+    assert value.repeated and value.always_repeats
+
+
+@pytest.mark.parametrize(
+    "code",
+    ["y = x\nif n:\n    y = x.expand(4, 8)\nif n:\n    y = torch.cat([x.expand(2, 8), y])\n",
+     "y = torch.cat([x.expand(2, 8), x.expand(2, 8)])\nif n:\n    y = x\n"],
+)
+def test_a_path_with_a_dense_tensor_does_not_repeat(code):
+    value = value_of("import torch\n" + code)
+    assert not (isinstance(value, Broadcast) and value.repeated)
