@@ -18,3 +18,11 @@ def shared_keys_per_head(q, k, heads: int):
     b, _, s, d = k.shape
     keys = k.expand(b, heads, s, d).contiguous().view(b * heads, s, d)
     return torch.bmm(q, keys.transpose(1, 2))
+
+
+def heads_for_attention(attend, q, k, heads: int):
+    """A view to other dims (groups merged into heads) is a layout the code chose, not a flat
+    buffer: a full finding even though the view is only passed on."""
+    b, s, groups, _, d = k.shape
+    keys = k.expand(b, s, groups, heads // groups, d).contiguous().view(b, s, heads, d)
+    return attend(q, keys)

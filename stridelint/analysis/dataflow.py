@@ -118,8 +118,9 @@ class PerTokenCall:
 
     call: cst.Call
     operand: cst.BaseExpression
-    value: Broadcast
+    value: Broadcast  # the copy, or the parts of a concatenation of copies
     statement: cst.CSTNode | None
+    concatenated: bool = False  # per-sample copies joined (`torch.cat([...], dim=1)`)
 
 
 @dataclass(frozen=True)
@@ -536,23 +537,42 @@ class FunctionFlow:
 
     def _concatenated_broadcasts(self, call: cst.Call) -> Broadcast | None:
         """`torch.cat([t.view(f, 1, 1, -1).expand(f, h, w, -1), s.view(1, h, 1, -1).expand(f,
-        h, w, -1)], dim=-1)`: two or more parts, each a definite broadcast; their broadcasts
-        joined (`Dense.concatenated`), else None."""
+        h, w, -1)], dim=-1)`, or one part per sample (`torch.cat([e[i, None].expand(1, n, -1)
+        for i in range(b)], 1)`): each part a definite broadcast, a concatenation of them, or
+        a tensor of one value (padding: `torch.zeros(...)`); their broadcasts joined
+        (`Dense.concatenated`), else None."""
         joined = call.args[0].value if call.args and call.args[0].keyword is None else None
-        if not isinstance(joined, (cst.List, cst.Tuple)) or len(joined.elements) < 2:
+        if isinstance(joined, (cst.ListComp, cst.GeneratorExp)):
+            elements = [joined.elt]
+        elif isinstance(joined, (cst.List, cst.Tuple)) and len(joined.elements) >= 2:
+            if any(isinstance(element, cst.StarredElement) for element in joined.elements):
+                return None
+            elements = [element.value for element in joined.elements]
+        else:
             return None
-        if any(isinstance(element, cst.StarredElement) for element in joined.elements):
-            return None
-        parts = [self._values.get(element.value) for element in joined.elements]
-        if not all(
-            isinstance(p, Broadcast) and p.state is State.DEFINITE and p.group is None
-            for p in parts
-        ):  # outputs of one broadcast_tensors call are dense where their inputs differ
+        parts: list[Broadcast] = []
+        for element in elements:
+            value = self._values.get(element)
+            if isinstance(value, Dense) and value.concatenated is not None:
+                parts.append(value.concatenated)
+            elif isinstance(value, Broadcast) and value.state is State.DEFINITE:
+                if value.group is not None:
+                    return None  # broadcast_tensors' outputs are dense where their inputs differ
+                parts.append(value)
+            elif not self._fills_one_value(element):
+                return None
+        if not parts:
             return None
         merged = parts[0]
         for part in parts[1:]:
             merged = join(merged, part)
         return replace(merged, group=None, leading=None)  # type: ignore[arg-type]
+
+    def _fills_one_value(self, node: cst.BaseExpression) -> bool:
+        """`torch.zeros(b, pad, d)`, `torch.full_like(x, -1)`: every element the same value."""
+        return isinstance(node, cst.Call) and (
+            self.facts.imports.resolve(node.func) in torch_ops.CONSTANT_FILL_FUNCTIONS
+        )
 
     def _meshes_index_vectors(self, call: cst.Call) -> bool:
         """`torch.meshgrid(torch.arange(h), torch.linspace(0, 1, w))`, `torch.broadcast_tensors(
@@ -844,10 +864,15 @@ class FunctionFlow:
         if first is None or first.keyword is not None or first.star:
             return
         value = self._values.get(first.value)
+        concatenated = isinstance(value, Dense)
+        if isinstance(value, Dense):
+            value = value.concatenated  # per-sample rows, each copied per token, then joined
         if isinstance(value, Broadcast) and value.per_token and per_token.runs_a_held_module(
             self, node
         ):
-            self.per_token_calls[node] = PerTokenCall(node, first.value, value, self._statement)
+            self.per_token_calls[node] = PerTokenCall(
+                node, first.value, value, self._statement, concatenated
+            )
 
     def _call(self, node: cst.Call) -> Value:
         func = node.func

@@ -147,6 +147,10 @@ FRESH_FUNCTIONS = LIKE_FUNCTIONS | frozenset(
     for name in ("empty", "zeros", "ones", "full", "rand", "randn", "randint", "randperm",
                  "arange", "linspace", "tensor", "eye", "randint_like", "cat", "stack")
 )  # fmt: skip
+# Allocations holding one value at every position (a padding part of a concatenation).
+CONSTANT_FILL_FUNCTIONS = frozenset(
+    f"torch.{name}" for name in ("zeros", "ones", "full", "zeros_like", "ones_like", "full_like")
+)
 # 1-D index or coordinate vectors (one value per position): a grid expanded from one holds
 # position ids or offsets, the output the code wants, and is small beside the activations.
 INDEX_FUNCTIONS = frozenset({"torch.arange", "torch.linspace"})

@@ -209,12 +209,19 @@ def _inside_call(code: str, facts: ModuleFacts, sink: Sink, value: Broadcast) ->
 def _run_per_token(code: str, facts: ModuleFacts, call: PerTokenCall) -> Finding:
     """A module run on one number or one row copied per token computes one identical output
     row per copy. No fix: only the module knows whether it treats its rows alone."""
-    tensor = wording.tensor(facts, call.operand, call.statement, call.value)
     callee = facts.snippet(call.call.func, wording.SNIPPET_LIMIT)
-    message = (
-        f"`{callee}` runs on {tensor}, the same values copied per token: call it before "
-        "the expand, then expand its result"
-    )
+    if call.concatenated:
+        operand = facts.snippet(call.operand, wording.SNIPPET_LIMIT)
+        message = (
+            f"`{callee}` runs on `{operand}`, a concatenation of rows each copied per token: "
+            "call it on the rows before their expands, then expand and concatenate its results"
+        )
+    else:
+        tensor = wording.tensor(facts, call.operand, call.statement, call.value)
+        message = (
+            f"`{callee}` runs on {tensor}, the same values copied per token: call it before "
+            "the expand, then expand its result"
+        )
     return common.finding(
         code, facts, call.call, call.statement, message, call.value, any_size=True
     )

@@ -148,14 +148,28 @@ def _hint(flow: FunctionFlow, op: LayoutOp, keeper: Use) -> str:
 
 
 def _view_only_escapes(facts: ModuleFacts, flow: FunctionFlow, keeper: Use) -> bool:
-    """Whether the `.view` that keeps an explicit copy dense only hands its result on.
+    """Whether the `.view(-1)` that keeps an explicit copy dense only hands its result on.
     `t.contiguous().view(-1)` spells the flat dense buffer its author wants; where the view
     goes decides, as for the copy itself: returned, stored or passed to another function
-    (a library's packed-mask argument), the unseen consumer usually needs that layout."""
-    if keeper.need != uses.VIEW or not isinstance(keeper.node, cst.Call):
+    (a library's packed-mask argument), the unseen consumer usually needs that layout. A view
+    to other dims (heads merged for attention) is a layout the code chose: a full finding."""
+    if keeper.need != uses.VIEW or not _flattens(keeper.node):
         return False
     seen = [u for u in uses.uses_of(facts, flow, keeper.node) if u.need != uses.IDENTITY]
     return bool(seen) and all(u.kind == uses.OPAQUE for u in seen)
+
+
+def _flattens(node: cst.CSTNode) -> bool:
+    """`.view(-1)`: one dim of every element."""
+    if not isinstance(node, cst.Call) or len(node.args) != 1 or node.args[0].keyword is not None:
+        return False
+    size = node.args[0].value
+    return (
+        isinstance(size, cst.UnaryOperation)
+        and isinstance(size.operator, cst.Minus)
+        and isinstance(size.expression, cst.Integer)
+        and size.expression.value == "1"
+    )
 
 
 def _keeper(result_uses: list[Use], *, explicit: bool) -> tuple[Use, bool] | None:

@@ -116,3 +116,32 @@ def test_containers_writes_and_methods_of_the_code_are_not_module_runs(call):
     facts = facts_of(code)
     (flow,) = facts.flows_named("f")
     assert flow.per_token_calls == {}
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["y = self.mod(torch.cat([t[i : i + 1].unsqueeze(1).expand(1, n, -1) for i in x], dim=1))",
+     "r = torch.cat([t[:1].unsqueeze(1).expand(1, n, -1),\n"
+     "               t[1:].unsqueeze(1).expand(1, n, -1)], 1)\n"
+     "y = self.mod(r.reshape(2 * n, -1))",
+     "r = torch.cat([t[None].expand(n, -1) for _ in x], 0)\n"
+     "r = torch.cat([r, torch.zeros(x, r.shape[1])], 0)\ny = self.mod(r)"],
+)  # fmt: skip
+def test_a_module_run_on_a_concatenation_of_per_token_copies_is_recorded(body):
+    """One row per sample, each copied per token and joined (a packed batch, zero-padded)."""
+    facts = facts_of("import torch\n\n\n" + "def f(self, t, x, n: int):\n" + "".join(
+        f"    {line}\n" for line in body.splitlines()
+    ))
+    (call,) = flow_of(facts, "f").per_token_calls.values()
+    assert facts.text_of(call.call.func) == "self.mod" and call.concatenated
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["y = self.mod(torch.cat([t[i, None].expand(x.shape[0], -1) for i in range(4)], 1))",
+     "y = self.mod(torch.cat([t[None].expand(n, -1), x], 0))",
+     "y = self.mod(torch.cat([t[None].expand(n, -1), torch.randn(n, 4)], 0))"],
+)  # fmt: skip
+def test_a_concatenation_with_a_batch_copy_or_dense_part_is_not_a_per_token_run(body):
+    facts = facts_of("import torch\n\n\n" + "def f(self, t, x, n: int):\n" + f"    {body}\n")
+    assert flow_of(facts, "f").per_token_calls == {}

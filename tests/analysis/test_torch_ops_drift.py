@@ -124,6 +124,18 @@ def test_index_functions_make_one_dense_vector_of_positions(name: str) -> None:
     assert result.is_contiguous() and result.untyped_storage().nbytes() == 10 * result.element_size()
 
 
+@pytest.mark.parametrize("name", sorted(torch_ops.CONSTANT_FILL_FUNCTIONS))
+def test_constant_fills_hold_one_value_in_a_dense_tensor(name: str) -> None:
+    """A padding part of a concatenation: dense, and one value at every position."""
+    function = getattr(torch, name.split(".")[-1])
+    fill = (1.5,) if "full" in name else ()
+    shape = torch.ones(4, 3) if name.endswith("_like") else (4, 3)
+    result = function(shape, *fill)
+    assert name in torch_ops.FRESH_FUNCTIONS
+    assert result.shape == (4, 3) and result.is_contiguous() and 0 not in result.stride()
+    assert torch.unique(result).numel() == 1
+
+
 @pytest.mark.parametrize("name", sorted(torch_ops.JOIN_FUNCTIONS))
 def test_join_functions_write_each_input_whole_into_a_dense_output(name: str) -> None:
     """A broadcast input is copied element by element into an output at least its size."""
