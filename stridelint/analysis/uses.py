@@ -105,27 +105,10 @@ def is_joined(facts: ModuleFacts, use: Use) -> bool:
 def is_output_sized(flow: FunctionFlow, use: Use) -> bool:
     """Whether the use costs as much as materializing `t` whatever `t`'s layout, so that
     materializing it first costs at most one more buffer of that size: `t` as the index of a
-    gather or scatter has the shape of what the op writes or reads, and so has a tensor that
-    indexes another (`z[t <= floor] = 0`: a bool mask is read whole, an integer index gives
-    its shape to the result). (An elementwise op that also reads a dense tensor is not
-    enough: the tensor may be a 0-d `torch.tensor(1.0)`.)"""
-    if isinstance(use.node, cst.Index):
-        return _indexes_by_tensor(flow, use.node)
+    gather or scatter has the shape of what the op writes or reads. (An elementwise op that
+    also reads a dense tensor is not enough: the tensor may be a 0-d `torch.tensor(1.0)`.)"""
     return isinstance(use.node, cst.Call) and (
         _indexes_a_gather(flow, use.node) or _einsum_writes_as_many(flow, use)
-    )
-
-
-def _indexes_by_tensor(flow: FunctionFlow, index: cst.Index) -> bool:
-    """Whether a materialized broadcast is the whole index of a subscript (`z[mask]`)."""
-    from stridelint.analysis.values import Derived
-
-    element = flow.facts.parents.get(index)
-    subscript = flow.facts.parents.get(element) if element is not None else None
-    return (
-        isinstance(subscript, cst.Subscript)
-        and len(subscript.slice) == 1
-        and isinstance(flow.value_of(index.value), Derived)
     )
 
 

@@ -183,13 +183,3 @@ def test_an_einsum_whose_output_has_every_subscript_of_the_copy_is_output_sized(
     assert _output_sized('torch.einsum("bdn,b->b", t, a)') == [False]  # t's own subscripts are read
     assert _output_sized('torch.einsum("bd,bdn->bd", a, t)') == [False]  # `n` is summed away
     assert _output_sized('torch.einsum("...d,bd->bd", a, t)') == [False]  # an ellipsis: unknown
-
-
-def test_a_materialized_tensor_that_is_a_whole_index_is_output_sized():
-    """`z[t] = 0` reads every element of `t` (or gives its shape to the result); `z[t, 1]`
-    indexes part of `z` only."""
-    made = "x.expand(n, 4) <= 0"
-    facts = facts_of(f"def f(z, x, n):\n    t = {made}\n    z[t] = 0\n    y = z[t, 1]\n")
-    flow = flow_of(facts, "f")
-    found = uses.uses_of(facts, flow, node(facts, made, cst.Comparison))
-    assert [uses.is_output_sized(flow, use) for use in found] == [True, False]

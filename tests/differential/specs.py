@@ -295,14 +295,6 @@ def _counts_and_routes(draw: Draw) -> tuple[torch.Tensor, torch.Tensor, int]:
     return counts, torch.arange(slots).flip(0).to(torch.int32), extra
 
 
-def _energy_and_loudness(draw: Draw) -> tuple[torch.Tensor, torch.Tensor, float]:
-    """(b, c, n) energies, a (b, 1, n) loudness that expands to them, and a floor."""
-    energy = draw_tensor(draw, shape=[None, None, None], dtypes=(torch.float32,))
-    b, _, n = energy.shape
-    loudness = draw_tensor(draw, shape=[b, 1, n], dtypes=(torch.float32,))
-    return energy, loudness, 0.5
-
-
 def _table_and_columns(draw: Draw) -> tuple[torch.Tensor, torch.Tensor, int]:
     """A (rows, cols) table, valid column indices to pick (a reversal), and rows."""
     table = draw_tensor(draw, shape=[None, None])
@@ -380,10 +372,6 @@ SPECS: dict[str, Spec] = {
         tuple(Call(name, arguments(lambda draw: (draw_tensor(draw, shape=[]), draw_tensor(draw, 0, 3))))
               for name in ("clamp_timesteps", "scaled_timesteps"))
         + (Call("routed_counts", arguments(_counts_and_routes)),)
-    ),  # fmt: skip
-    "SL201/comparison_used_as_a_mask_index_is_output_sized": Spec(
-        tuple(Call(name, arguments(_energy_and_loudness))
-              for name in ("gate_quiet_blocks", "quiet_weights"))
     ),  # fmt: skip
     "SL201/reference_implementations_are_low_severity": Spec(
         tuple(Call(name, arguments(_scores_and_keep)) for name in ("naive_keep_scores", "keep_scores"))
