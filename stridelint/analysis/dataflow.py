@@ -540,7 +540,7 @@ class FunctionFlow:
         h, w, -1)], dim=-1)`, or one part per sample (`torch.cat([e[i, None].expand(1, n, -1)
         for i in range(b)], 1)`): each part a definite broadcast, a concatenation of them, or
         a tensor of one value (padding: `torch.zeros(...)`); their broadcasts joined
-        (`Dense.concatenated`), else None."""
+        (`Dense.concatenated`), else None. One tensor joined to itself is a literal repeat."""
         joined = call.args[0].value if call.args and call.args[0].keyword is None else None
         if isinstance(joined, (cst.ListComp, cst.GeneratorExp)):
             elements = [joined.elt]
@@ -548,6 +548,8 @@ class FunctionFlow:
             if any(isinstance(element, cst.StarredElement) for element in joined.elements):
                 return None
             elements = [element.value for element in joined.elements]
+            if len({self.facts.text_of(element) for element in elements}) == 1:
+                return None  # `torch.cat([f, f])` duplicates one table: a literal repeat of it
         else:
             return None
         parts: list[Broadcast] = []

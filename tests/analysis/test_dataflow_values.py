@@ -625,3 +625,12 @@ def test_an_expand_on_one_path_and_a_concatenation_on_the_other_repeats_on_both(
 def test_a_path_with_a_dense_tensor_does_not_repeat(code):
     value = value_of("import torch\n" + code)
     assert not (isinstance(value, Broadcast) and value.repeated)
+
+
+def test_a_concatenation_joined_to_itself_is_a_literal_repeat_not_a_new_one():
+    """`torch.cat([f, f])` duplicates one table; a padded concatenation stays one."""
+    parts = "f = torch.cat([x.expand(4, 8), n.expand(4, 8)], 1)\n"
+    doubled = value_of("import torch\n" + parts + "y = torch.cat([f, f], 1)\n")
+    padded = value_of("import torch\n" + parts + "y = torch.cat([f, torch.zeros(4, 2)], 1)\n")
+    assert isinstance(doubled, Dense) and doubled.concatenated is None
+    assert isinstance(padded, Dense) and padded.concatenated is not None
