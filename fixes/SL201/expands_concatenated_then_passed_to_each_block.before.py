@@ -20,8 +20,13 @@ class GatedBlock(nn.Module):
         self.table = nn.Parameter(torch.randn(1, 1, 6, dim))
 
     def forward(self, x, modulation):
-        shift, scale, gate, *rest = (self.table + modulation.float()).chunk(6, dim=2)
-        return x + gate.squeeze(2) * (x * (1 + scale.squeeze(2)) + shift.squeeze(2))
+        """The caller's modulation has 4 dims: the 3-D branch never runs with it."""
+        if modulation.ndim == 4:
+            shift, scale, gate, *rest = (self.table + modulation.float()).chunk(6, dim=2)
+            shift, scale, gate = shift.squeeze(2), scale.squeeze(2), gate.squeeze(2)
+        else:
+            shift, scale, gate, *rest = (self.table[0] + modulation.float()).chunk(6, dim=1)
+        return x + gate * (x * (1 + scale) + shift)
 
 
 class FramePacked(nn.Module):

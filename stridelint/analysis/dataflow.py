@@ -261,12 +261,15 @@ class FunctionFlow:
     def _if(self, statement: cst.If) -> None:
         self.ev(statement.test)
         flag = self._flag_test(statement.test)
+        ranked = self._rank_test(statement.test)
         before = dict(self.env)
         self._assume(flag, True)
+        self._rule_out(ranked, True)
         self._block(statement.body)
         after_body = self.env
         self.env = dict(before)
         self._assume(flag, False)
+        self._rule_out(ranked, False)
         if isinstance(statement.orelse, cst.If):
             self._statement = statement.orelse
             self._if(statement.orelse)
@@ -278,6 +281,33 @@ class FunctionFlow:
         if statement.orelse is not None:
             self._keep_branch_only_names(after_else, after_body, statement.orelse)
         self._remember_branches(flag, after_body, after_else)
+
+    def _rule_out(self, ranked: tuple[str, bool] | None, branch: bool) -> None:
+        """In the branch a rank test sends the tensor away from, the name holds some other
+        tensor (another caller's), never this one: an op there sees no broadcast, and the join
+        after keeps the branch it took."""
+        if ranked is not None and ranked[1] is not branch:
+            self.env[ranked[0]] = NoTensor()
+
+    def _rank_test(self, test: cst.BaseExpression) -> tuple[str, bool] | None:
+        """(name, whether the test holds) for `t.ndim == 4` (`t.dim() != 2`, `len(t.shape) ==
+        3`) where `t`'s rank is known (`Broadcast.rank`: a caller passes
+        `p.view(b, 6, 1, -1).expand(b, 6, n, -1)`); None when the test asks anything else."""
+        if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+            return None
+        target = test.comparisons[0]
+        if not isinstance(target.operator, (cst.Equal, cst.NotEqual)):
+            return None
+        count = literal_int(target.comparator)
+        tensor = _rank_of(test.left)
+        if count is None or tensor is None:
+            return None
+        value = self.env.get(tensor.value)
+        if isinstance(value, Dense):
+            value = value.concatenated
+        if not isinstance(value, Broadcast) or value.rank is None:
+            return None
+        return tensor.value, (value.rank == count) is isinstance(target.operator, cst.Equal)
 
     def _keep_branch_only_names(
         self, branch: dict[str, Value], other: dict[str, Value], block: cst.CSTNode
@@ -568,7 +598,10 @@ class FunctionFlow:
         merged = parts[0]
         for part in parts[1:]:
             merged = join(merged, part)
-        return replace(merged, group=None, leading=None)  # type: ignore[arg-type]
+        # `torch.cat` keeps its parts' rank (every part has it); `torch.stack` adds a dim
+        stacked = self.facts.imports.resolve(call.func) == "torch.stack"
+        rank = None if stacked else merged.rank
+        return replace(merged, group=None, leading=None, rank=rank)  # type: ignore[arg-type]
 
     def _fills_one_value(self, node: cst.BaseExpression) -> bool:
         """`torch.zeros(b, pad, d)`, `torch.full_like(x, -1)`: every element the same value."""
@@ -961,7 +994,8 @@ class FunctionFlow:
         if name in torch_ops.LAYOUT_METHODS and isinstance(receiver, Dense) and (
             receiver.index or receiver.concatenated is not None
         ):
-            return receiver  # `torch.arange(n).reshape(1, n, 1)`: the same positions (a view)
+            # `torch.arange(n).reshape(1, n, 1)`: the same positions (a view), of another rank
+            return _as_view(receiver)
         if name in torch_ops.BROADCAST_METHODS and _looks_like_tensor_receiver(receiver_node, node):
             if name == "expand" and _keeps_every_size(node):
                 return _as_view(receiver)  # `x.expand(1, -1)`: no dim grows, no stride 0 made
@@ -971,9 +1005,10 @@ class FunctionFlow:
         ):
             return Narrowed()
         if name in torch_ops.VIEW_METHODS or name in torch_ops.DEVICE_METHODS:
-            return _as_view(receiver)
+            keeps_rank = name in _RANK_KEEPING_VIEWS or name in torch_ops.DEVICE_METHODS
+            return _as_view(receiver, keeps_rank=keeps_rank)
         if name == "to" and not _has_dtype_argument(node, self.facts):
-            return _as_view(receiver)
+            return _as_view(receiver, keeps_rank=True)
         if name in ("to", "type") and node.args or name in torch_ops.CAST_METHODS | {"type_as"}:
             if isinstance(receiver, Broadcast) and self._keeps_dtype(node, receiver_node):
                 return receiver  # a cast to the dtype it has returns the tensor (semantics §1.1)
@@ -1145,7 +1180,7 @@ class FunctionFlow:
         ) and per_token.copies_per_token(one_dim, dims)
         return Broadcast(
             State.DEFINITE, evidence, local=True, small=small, grid=grid, leading=leading,
-            per_token=per_copy,
+            per_token=per_copy, rank=len(dims.nodes) if dims is not None else None,
         )
 
     def _name_given(self, node: cst.BaseExpression) -> str | None:
@@ -1385,13 +1420,24 @@ _EV_METHODS: dict[tuple[type, type], Callable[..., Value] | None] = {}
 _UNKNOWN = object()
 
 
-def _as_view(value: Value) -> Value:
+# Views with the dims of their input, in some order.
+_RANK_KEEPING_VIEWS = frozenset({"permute", "transpose", "t", "contiguous"})
+
+
+def _as_view(value: Value, *, keeps_rank: bool = False) -> Value:
     """A view of `value`: the same tensor to the analysis, except that a group member seen
-    through a view the group does not track may no longer line up with the others."""
+    through a view the group does not track may no longer line up with the others, and that
+    a view that may add or merge dims drops the rank."""
     if isinstance(value, Derived):
         return Derived(value.sinks, value.reduced, False)
-    if isinstance(value, Broadcast) and (value.group is not None or value.leading is not None):
-        return replace(value, group=None, leading=None)
+    rank = value.rank if isinstance(value, Broadcast) and keeps_rank else None
+    if isinstance(value, Broadcast) and (
+        value.group is not None or value.leading is not None or value.rank != rank
+    ):
+        return replace(value, group=None, leading=None, rank=rank)
+    if isinstance(value, Dense) and value.concatenated is not None and not keeps_rank:
+        if value.concatenated.rank is not None:
+            return replace(value, concatenated=replace(value.concatenated, rank=None))
     return value
 
 
@@ -1526,6 +1572,24 @@ def _moves_to_cpu(call: cst.Call) -> bool:
         isinstance(a.value, cst.SimpleString) and a.value.evaluated_value == "cpu"
         for a in call.args
     )
+
+
+def _rank_of(node: cst.BaseExpression) -> cst.Name | None:
+    """The tensor name whose number of dims `node` reads: `t.ndim`, `t.dim()`, `len(t.shape)`."""
+    if isinstance(node, cst.Attribute) and node.attr.value == "ndim":
+        tensor = node.value
+    elif isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute):
+        tensor = node.func.value if node.func.attr.value == "dim" else None
+    elif (
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Name)
+        and node.func.value == "len" and len(node.args) == 1
+        and isinstance(node.args[0].value, cst.Attribute)
+        and node.args[0].value.attr.value == "shape"
+    ):  # fmt: skip
+        tensor = node.args[0].value.value
+    else:
+        return None
+    return tensor if isinstance(tensor, cst.Name) else None
 
 
 def _is_tensor_fact(value: Value) -> bool:

@@ -9,7 +9,7 @@ module function; a wrapper passing a broadcast tensor to a kernel whose hook rea
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import libcst as cst
@@ -562,7 +562,7 @@ def _passed(value: Broadcast | Dense, site: Evidence) -> Broadcast | Dense:
     assert parts is not None
     carried = Broadcast(
         parts.state, (site,) + parts.evidence, small=parts.small, grid=parts.grid,
-        repeated=parts.repeated,
+        repeated=parts.repeated, rank=parts.rank,
     )
     return Dense(concatenated=carried) if isinstance(value, Dense) else carried
 
@@ -571,9 +571,13 @@ def _stronger(known: Broadcast | Dense, new: Broadcast | Dense) -> Broadcast | D
     """One parameter's fact from two call sites: the surer broadcast; a broadcast at one and
     a concatenation of broadcasts at the other repeats its values either way (`join`)."""
     if isinstance(known, Broadcast) and isinstance(new, Broadcast):
-        return new if known.state < new.state else known
+        stronger = new if known.state < new.state else known
+        return stronger if known.rank == new.rank else replace(stronger, rank=None)
     if isinstance(known, Dense) and isinstance(new, Dense):
-        return known
+        assert known.concatenated is not None and new.concatenated is not None
+        if known.concatenated.rank == new.concatenated.rank:
+            return known
+        return replace(known, concatenated=replace(known.concatenated, rank=None))
     joined = join(known, new)
     assert isinstance(joined, Broadcast)
     return joined

@@ -62,6 +62,9 @@ class Broadcast:
     # broadcasts (`Dense.concatenated`) on the others (`torch.cat` of expands under an `if`). An
     # elementwise op on it runs at full size whichever path ran.
     repeated: bool = False
+    # Its number of dims, where the expand spells each size (`x.expand(b, n, 6, -1)`: 4) and
+    # every view since keeps it (`permute`, `transpose`, a move to a device); else None.
+    rank: int | None = None
 
     @property
     def always_repeats(self) -> bool:
@@ -176,6 +179,7 @@ def join(left: Value, right: Value) -> Value:
             leading=leading,
             per_token=left.per_token and right.per_token,
             repeated=left.always_repeats and right.always_repeats,
+            rank=left.rank if left.rank == right.rank else None,
         )
     if isinstance(left, Broadcast) or isinstance(right, Broadcast):
         broadcast = left if isinstance(left, Broadcast) else right
@@ -185,7 +189,7 @@ def join(left: Value, right: Value) -> Value:
         return Broadcast(
             State.POSSIBLE, broadcast.evidence, broadcast.local, broadcast.small, broadcast.grid,
             leading=broadcast.leading, per_token=broadcast.per_token,
-        )
+        )  # the other path's tensor may have any rank
     if isinstance(left, Dense) and isinstance(right, Dense):
         concatenated = None
         if left.concatenated is not None and right.concatenated is not None:
@@ -211,6 +215,7 @@ def _broadcast_or_concatenation(broadcast: Broadcast, parts: Broadcast) -> Broad
         State.POSSIBLE, evidence, broadcast.local, broadcast.small and parts.small,
         broadcast.grid and parts.grid, per_token=broadcast.per_token and parts.per_token,
         repeated=broadcast.always_repeats and parts.always_repeats,
+        rank=broadcast.rank if broadcast.rank == parts.rank else None,
     )
 
 

@@ -634,3 +634,52 @@ def test_a_concatenation_joined_to_itself_is_a_literal_repeat_not_a_new_one():
     padded = value_of("import torch\n" + parts + "y = torch.cat([f, torch.zeros(4, 2)], 1)\n")
     assert isinstance(doubled, Dense) and doubled.concatenated is None
     assert isinstance(padded, Dense) and padded.concatenated is not None
+
+
+@pytest.mark.parametrize(
+    ("code", "rank"),
+    [("y = x.expand(n, 4, 8)\n", 3), ("y = x.expand(n, 4, 8).permute(2, 0, 1)\n", 3),
+     ("y = x.expand(n, 4, 8).to('cuda')\n", 3), ("y = x.expand(n, 4, 8).unsqueeze(0)\n", None),
+     ("y = x.expand(n, 4, 8)[0]\n", None), ("y = x.expand(n.shape)\n", None),
+     ("y = torch.cat([x.expand(n, 4), n.expand(n, 4)], 1)\n", 2),
+     ("y = x.expand(n, 4)\nif n:\n    y = x.expand(n, 4, 2)\n", None)],
+)  # fmt: skip
+def test_the_rank_of_an_expand_where_its_sizes_are_spelled(code, rank):
+    value = value_of("import torch\n" + code)
+    if isinstance(value, Dense):
+        value = value.concatenated
+    assert isinstance(value, Broadcast) and value.rank == rank
+
+
+def _sinks_of(body: str) -> list[str]:
+    code = "import torch\n\n\ndef f(x, n):\n" + textwrap.indent(textwrap.dedent(body), "    ")
+    facts = facts_of(code)
+    return sorted(facts.text_of(sink.node) for sink in flow_of(facts, "f").sinks.values())
+
+
+def test_a_branch_a_rank_test_rules_out_sees_no_broadcast():
+    """`t` has 3 dims: `t.ndim == 3` holds, so the other branch runs only for other tensors."""
+    body = """
+    t = x.expand(n, 4, 8)
+    if t.ndim == 3:
+        a = t + 1
+    else:
+        b = t * 2
+    if t.dim() != 3:
+        c = t.float()
+    if len(t.shape) == 2:
+        d = t - 1
+    e = t.abs()
+    """
+    assert _sinks_of(body) == ["t + 1", "t.abs()"]
+
+
+def test_a_rank_test_on_a_tensor_of_unknown_rank_keeps_both_branches():
+    body = """
+    t = x.expand(*n.shape)
+    if t.ndim == 3:
+        a = t + 1
+    else:
+        b = t * 2
+    """
+    assert _sinks_of(body) == ["t * 2", "t + 1"]
