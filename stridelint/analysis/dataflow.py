@@ -118,9 +118,9 @@ class PerTokenCall:
 
     call: cst.Call
     operand: cst.BaseExpression
-    value: Broadcast  # the copy, or the parts of a concatenation of copies
+    value: Broadcast  # the copy, the parts of a concatenation of copies, or what was filled
     statement: cst.CSTNode | None
-    concatenated: bool = False  # per-sample copies joined (`torch.cat([...], dim=1)`)
+    form: str = per_token.COPY  # or per_token.CONCATENATION, per_token.FILL
 
 
 @dataclass(frozen=True)
@@ -899,14 +899,16 @@ class FunctionFlow:
         if first is None or first.keyword is not None or first.star:
             return
         value = self._values.get(first.value)
-        concatenated = isinstance(value, Dense)
-        if isinstance(value, Dense):
-            value = value.concatenated  # per-sample rows, each copied per token, then joined
+        form = per_token.COPY
+        if isinstance(value, Dense):  # per-sample rows each copied per token, then joined; or
+            # one number filled at every position of a per-token copy
+            form = per_token.FILL if value.filled is not None else per_token.CONCATENATION
+            value = value.filled or value.concatenated
         if isinstance(value, Broadcast) and value.per_token and per_token.runs_a_held_module(
             self, node
         ):
             self.per_token_calls[node] = PerTokenCall(
-                node, first.value, value, self._statement, concatenated
+                node, first.value, value, self._statement, form
             )
 
     def _call(self, node: cst.Call) -> Value:
@@ -1067,7 +1069,14 @@ class FunctionFlow:
                 if qualified in torch_ops.JOIN_FUNCTIONS and not index
                 else None
             )
-            return Dense(index=index, concatenated=concatenated)
+            shaped_like = positional[0][1] if positional else None
+            filled = (
+                shaped_like
+                if qualified in torch_ops.CONSTANT_FILL_FUNCTIONS & torch_ops.LIKE_FUNCTIONS
+                and isinstance(shaped_like, Broadcast) and shaped_like.per_token
+                else None
+            )
+            return Dense(index=index, concatenated=concatenated, filled=filled)
         if qualified in torch_ops.ELEMENTWISE_FUNCTIONS:
             operands = [(a.value, v) for a, v in arguments]
             integer = qualified.split(".")[-1] in torch_ops.BOOL_RESULT_METHODS

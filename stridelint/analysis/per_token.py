@@ -30,6 +30,11 @@ _BATCH_COUNT = re.compile(
     r"|\w*batch\w*|\w*bsz\w*"
 )
 
+# How the per-token values reach a module (`PerTokenCall.form`).
+COPY = "copy"  # a broadcast copy: `t.expand(n)`, `e.unsqueeze(1).expand(b, n, -1)`
+CONCATENATION = "concatenation"  # copies joined: `torch.cat([e[i:i+1]...expand(1, n_i, -1)...])`
+FILL = "fill"  # one number filled in a copy's shape: `torch.full_like(t.expand(n), v)`
+
 
 def copies_per_token(one_dim: cst.BaseExpression | None, dims: ExpandedDims | None) -> bool:
     """Whether an expand copies one number per token (`one_dim`, the size of an expand to one

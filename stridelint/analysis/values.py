@@ -95,6 +95,10 @@ class Dense:
     # full size where the same op on each part before its expand would not. The parts'
     # broadcasts, joined (their evidence, and small or grid only if all are).
     concatenated: Broadcast | None = None
+    # One copy per token of a single number, filled: `torch.full_like(t.expand(n), v)` has the
+    # broadcast's shape and one value everywhere (the broadcast it copies the shape of, when
+    # that is a per-token copy, `Broadcast.per_token`). A module given it runs once per copy.
+    filled: Broadcast | None = None
 
 
 @dataclass(frozen=True)
@@ -194,7 +198,8 @@ def join(left: Value, right: Value) -> Value:
         concatenated = None
         if left.concatenated is not None and right.concatenated is not None:
             concatenated = join(left.concatenated, right.concatenated)  # both paths concatenate
-        return Dense(left.index and right.index, concatenated)  # type: ignore[arg-type]
+        filled = left.filled if left.filled == right.filled else None
+        return Dense(left.index and right.index, concatenated, filled)  # type: ignore[arg-type]
     if isinstance(left, KernelHandle) and isinstance(right, KernelHandle):
         if (left.launcher, left.table, left.bound) == (right.launcher, right.table, right.bound):
             return KernelHandle(left.kernels | right.kernels, left.launcher, left.table, left.bound)

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 cst = lazy_import("libcst")
 names = lazy_import("stridelint.analysis.names")
 provenance = lazy_import("stridelint.analysis.provenance")
+per_token = lazy_import("stridelint.analysis.per_token")
 purity = lazy_import("stridelint.analysis.purity")
 uses = lazy_import("stridelint.analysis.uses")
 hoist = lazy_import("stridelint.transforms.hoist")
@@ -61,8 +62,10 @@ class ElementwiseAfterExpand(Rule):
     module the code holds run on one number or one row copied per token, such as a timestep
     embedder given
     `t.expand(token_h * token_w)` or a modulation Linear given
-    `t_emb.unsqueeze(1).expand(-1, seq_len, -1)`: it computes one identical output row per
-    token (no fix: run it before the expand, then let the add broadcast its result). A copy
+    `t_emb.unsqueeze(1).expand(-1, seq_len, -1)`, or given a concatenation of such copies
+    or one number filled in one (`torch.full_like(t.expand(n), scale)`): it computes one
+    identical output row per token (no fix: run it before the expand, then let the add
+    broadcast its result). A copy
     per batch row (`t.expand(latents.shape[0])`, `x.expand(batch_size, -1, -1)`) is a few
     rows and is left alone.
 
@@ -210,11 +213,16 @@ def _run_per_token(code: str, facts: ModuleFacts, call: PerTokenCall) -> Finding
     """A module run on one number or one row copied per token computes one identical output
     row per copy. No fix: only the module knows whether it treats its rows alone."""
     callee = facts.snippet(call.call.func, wording.SNIPPET_LIMIT)
-    if call.concatenated:
-        operand = facts.snippet(call.operand, wording.SNIPPET_LIMIT)
+    operand = facts.snippet(call.operand, wording.SNIPPET_LIMIT)
+    if call.form == per_token.CONCATENATION:
         message = (
             f"`{callee}` runs on `{operand}`, a concatenation of rows each copied per token: "
             "call it on the rows before their expands, then expand and concatenate its results"
+        )
+    elif call.form == per_token.FILL:
+        message = (
+            f"`{callee}` runs on `{operand}`, one number filled in a copy per token: call it "
+            "on the number, then expand its result"
         )
     else:
         tensor = wording.tensor(facts, call.operand, call.statement, call.value)

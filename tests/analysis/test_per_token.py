@@ -133,7 +133,7 @@ def test_a_module_run_on_a_concatenation_of_per_token_copies_is_recorded(body):
         f"    {line}\n" for line in body.splitlines()
     ))
     (call,) = flow_of(facts, "f").per_token_calls.values()
-    assert facts.text_of(call.call.func) == "self.mod" and call.concatenated
+    assert facts.text_of(call.call.func) == "self.mod" and call.form == per_token.CONCATENATION
 
 
 @pytest.mark.parametrize(
@@ -145,3 +145,18 @@ def test_a_module_run_on_a_concatenation_of_per_token_copies_is_recorded(body):
 def test_a_concatenation_with_a_batch_copy_or_dense_part_is_not_a_per_token_run(body):
     facts = facts_of("import torch\n\n\n" + "def f(self, t, x, n: int):\n" + f"    {body}\n")
     assert flow_of(facts, "f").per_token_calls == {}
+
+
+@pytest.mark.parametrize(
+    ("body", "recorded"),
+    [("y = self.mod(torch.full_like(t.expand(n), 0.5))", True),
+     ("ns = torch.zeros_like(t.expand(n))\ny = self.mod(ns)", True),
+     ("y = self.mod(torch.empty_like(t.expand(n)))", False),  # values unknown, not one number
+     ("y = self.mod(torch.full_like(t.expand(x.shape[0]), 0.5))", False)],  # a batch copy
+)  # fmt: skip
+def test_a_module_run_on_one_number_filled_per_token(body, recorded):
+    facts = facts_of("import torch\n\n\n" + "def f(self, t, x, n: int):\n" + "".join(
+        f"    {line}\n" for line in body.splitlines()
+    ))
+    calls = list(flow_of(facts, "f").per_token_calls.values())
+    assert [call.form for call in calls] == ([per_token.FILL] if recorded else [])
