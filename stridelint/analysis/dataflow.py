@@ -570,7 +570,7 @@ class FunctionFlow:
         h, w, -1)], dim=-1)`, or one part per sample (`torch.cat([e[i, None].expand(1, n, -1)
         for i in range(b)], 1)`): each part a definite broadcast, a concatenation of them, or
         a tensor of one value (padding: `torch.zeros(...)`); their broadcasts joined
-        (`Dense.concatenated`), else None. One tensor joined to itself is a literal repeat."""
+        (`Dense.concatenated`), else None."""
         joined = call.args[0].value if call.args and call.args[0].keyword is None else None
         if isinstance(joined, (cst.ListComp, cst.GeneratorExp)):
             elements = [joined.elt]
@@ -578,8 +578,8 @@ class FunctionFlow:
             if any(isinstance(element, cst.StarredElement) for element in joined.elements):
                 return None
             elements = [element.value for element in joined.elements]
-            if len({self.facts.text_of(element) for element in elements}) == 1:
-                return None  # `torch.cat([f, f])` duplicates one table: a literal repeat of it
+            if self._duplicates_a_concatenation(elements):
+                return None
         else:
             return None
         parts: list[Broadcast] = []
@@ -602,6 +602,15 @@ class FunctionFlow:
         stacked = self.facts.imports.resolve(call.func) == "torch.stack"
         rank = None if stacked else merged.rank
         return replace(merged, group=None, leading=None, rank=rank)  # type: ignore[arg-type]
+
+    def _duplicates_a_concatenation(self, elements: list[cst.BaseExpression]) -> bool:
+        """`torch.cat([f, f], -1)` of a concatenation `f`: it adds a literal repeat of a table
+        already made, not a new concatenation of broadcasts."""
+        value = self._values.get(elements[0])
+        return (
+            isinstance(value, Dense) and value.concatenated is not None
+            and len({self.facts.text_of(element) for element in elements}) == 1
+        )  # fmt: skip
 
     def _fills_one_value(self, node: cst.BaseExpression) -> bool:
         """`torch.zeros(b, pad, d)`, `torch.full_like(x, -1)`: every element the same value."""
@@ -1072,7 +1081,7 @@ class FunctionFlow:
             shaped_like = positional[0][1] if positional else None
             filled = (
                 shaped_like
-                if qualified in torch_ops.CONSTANT_FILL_FUNCTIONS & torch_ops.LIKE_FUNCTIONS
+                if qualified in _FILLS_LIKE
                 and isinstance(shaped_like, Broadcast) and shaped_like.per_token
                 else None
             )
@@ -1429,6 +1438,8 @@ _EV_METHODS: dict[tuple[type, type], Callable[..., Value] | None] = {}
 _UNKNOWN = object()
 
 
+# `torch.full_like(t, v)`: one value in the shape of its first argument.
+_FILLS_LIKE = torch_ops.CONSTANT_FILL_FUNCTIONS & torch_ops.LIKE_FUNCTIONS
 # Views with the dims of their input, in some order.
 _RANK_KEEPING_VIEWS = frozenset({"permute", "transpose", "t", "contiguous"})
 

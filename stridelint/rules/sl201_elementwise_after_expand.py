@@ -60,14 +60,12 @@ class ElementwiseAfterExpand(Rule):
     (`for block in self.blocks: x = block(x, modulation)`), or given an expand on one path
     and a concatenation of expands on another, is reported where it runs the op. And a
     module the code holds run on one number or one row copied per token, such as a timestep
-    embedder given
-    `t.expand(token_h * token_w)` or a modulation Linear given
-    `t_emb.unsqueeze(1).expand(-1, seq_len, -1)`, or given a concatenation of such copies
-    or one number filled in one (`torch.full_like(t.expand(n), scale)`): it computes one
+    embedder given `t.expand(token_h * token_w)` or a modulation Linear given
+    `t_emb.unsqueeze(1).expand(-1, seq_len, -1)`, or given a concatenation of such copies or
+    one number filled in one (`torch.full_like(t.expand(n), scale)`): it computes one
     identical output row per token (no fix: run it before the expand, then let the add
-    broadcast its result). A copy
-    per batch row (`t.expand(latents.shape[0])`, `x.expand(batch_size, -1, -1)`) is a few
-    rows and is left alone.
+    broadcast its result). A copy per batch row (`t.expand(latents.shape[0])`,
+    `x.expand(batch_size, -1, -1)`) is a few rows and is left alone.
 
     ## Why is this bad?
     An expanded tensor costs only its storage: `mask[:, None, None, :]` of a (b, s) mask
@@ -213,23 +211,26 @@ def _run_per_token(code: str, facts: ModuleFacts, call: PerTokenCall) -> Finding
     """A module run on one number or one row copied per token computes one identical output
     row per copy. No fix: only the module knows whether it treats its rows alone."""
     callee = facts.snippet(call.call.func, wording.SNIPPET_LIMIT)
-    operand = facts.snippet(call.operand, wording.SNIPPET_LIMIT)
-    if call.form == per_token.CONCATENATION:
-        message = (
-            f"`{callee}` runs on `{operand}`, a concatenation of rows each copied per token: "
-            "call it on the rows before their expands, then expand and concatenate its results"
-        )
-    elif call.form == per_token.FILL:
-        message = (
-            f"`{callee}` runs on `{operand}`, one number filled in a copy per token: call it "
-            "on the number, then expand its result"
-        )
-    else:
+    if call.form == per_token.COPY:
         tensor = wording.tensor(facts, call.operand, call.statement, call.value)
         message = (
             f"`{callee}` runs on {tensor}, the same values copied per token: call it before "
             "the expand, then expand its result"
         )
+    else:  # what the module runs on, and what to do instead
+        what, advice = {
+            per_token.CONCATENATION: (
+                "a concatenation of rows each copied per token",
+                "call it on the rows before their expands, then expand and concatenate its "
+                "results",
+            ),
+            per_token.FILL: (
+                "one number filled in a copy per token",
+                "call it on the number, then expand its result",
+            ),
+        }[call.form]
+        operand = facts.snippet(call.operand, wording.SNIPPET_LIMIT)
+        message = f"`{callee}` runs on `{operand}`, {what}: {advice}"
     return common.finding(
         code, facts, call.call, call.statement, message, call.value, any_size=True
     )

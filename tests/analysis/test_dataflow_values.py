@@ -683,3 +683,8 @@ def test_a_rank_test_on_a_tensor_of_unknown_rank_keeps_both_branches():
         b = t * 2
     """
     assert _sinks_of(body) == ["t * 2", "t + 1"]
+
+
+def test_a_broadcast_joined_to_itself_is_still_a_concatenation_of_broadcasts():
+    value = value_of("import torch\nf = x.expand(4, 8)\ny = torch.cat([f, f], 1)\n")
+    assert isinstance(value, Dense) and value.concatenated is not None
