@@ -331,6 +331,14 @@ def fetch(cache: Path, name: str, version: str, offline: bool = False) -> Path:
 # Linting
 
 
+def checkout_env() -> dict[str, str]:
+    """The environment that makes `python -m stridelint` import this checkout's package,
+    whatever the current directory (which `-m` would put first on the path) holds."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE.parent), env.get("PYTHONPATH")]))
+    return env
+
+
 def run_stridelint(paths: Sequence[Path], setting: str, workdir: Path, jobs: int = 1) -> list[dict]:
     """`stridelint check --output-format json` on `paths` with one of SETTINGS; the raw findings."""
     cmd = [sys.executable, "-m", "stridelint", "check", "--output-format", "json", "--no-cache",
@@ -346,7 +354,8 @@ def run_stridelint(paths: Sequence[Path], setting: str, workdir: Path, jobs: int
     chunk = 200  # keep the command line short
     for i in range(0, len(paths), chunk):
         proc = subprocess.run(
-            cmd + [str(p) for p in paths[i : i + chunk]], capture_output=True, text=True
+            cmd + [str(p) for p in paths[i : i + chunk]], capture_output=True, text=True,
+            cwd=workdir, env=checkout_env(),
         )
         out = proc.stdout.strip()
         try:

@@ -92,8 +92,19 @@ os.write(int(sys.argv[1]), json.dumps([os.waitstatus_to_exitcode(status), usage.
 """
 
 
+def checkout_env(**extra: str) -> dict[str, str]:
+    """The environment in which `python -m stridelint` imports this checkout's package,
+    whatever the current directory (which `-m` puts first on the path) holds."""
+    env = dict(os.environ, **extra)
+    checkout = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [checkout, env.get("PYTHONPATH")]))
+    return env
+
+
 def measure(command: list[str], cwd: Path | None = None, env: dict | None = None) -> dict:
-    """CPU (children included), wall, peak RSS (the largest process) and output of a command."""
+    """CPU (children included), wall, peak RSS (the largest process) and output of a command
+    (in `checkout_env()` unless `env` is given)."""
+    env = checkout_env() if env is None else env
     read, write = os.pipe()
     started = time.perf_counter()
     process = subprocess.Popen(
@@ -160,7 +171,7 @@ def run(
     # same findings: the staged engine against the full path, on the same files
     checked = every if full_path_on == "all" else subset_paths
     findings = stridelint[:-1] + ["--output-format", "json", "--no-cache", "-j", str(jobs)]
-    full_env = dict(os.environ, STRIDELINT_FULL_PATH="1")
+    full_env = checkout_env(STRIDELINT_FULL_PATH="1")
     staged = measure(findings + checked)
     full = measure(findings + checked, env=full_env)
     report["same_findings"] = {
