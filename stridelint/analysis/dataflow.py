@@ -650,6 +650,10 @@ class FunctionFlow:
                 self._ev_children(element)
             if isinstance(base, Broadcast):
                 self._write(node, target.value, "setitem", None, base)
+            elif isinstance(base, Derived) and isinstance(target.value, cst.Name):
+                # `copy[..., 0] += dx`: the positions it indexes change, so the copy no longer
+                # repeats the broadcast's values and a reduction of it cannot be narrowed (SL101)
+                self._bind(target.value, Dense())
         else:
             self.ev(target)
 

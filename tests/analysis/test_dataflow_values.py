@@ -688,3 +688,10 @@ def test_a_rank_test_on_a_tensor_of_unknown_rank_keeps_both_branches():
 def test_a_broadcast_joined_to_itself_is_still_a_concatenation_of_broadcasts():
     value = value_of("import torch\nf = x.expand(4, 8)\ny = torch.cat([f, f], 1)\n")
     assert isinstance(value, Dense) and value.concatenated is not None
+
+
+@pytest.mark.parametrize("write", ["c[..., 0] += n", "c[0] = n", "c[:, 1:] *= 2"])
+def test_an_item_write_into_a_copy_of_a_broadcast_makes_it_plain_dense(write):
+    """Some positions change: the copy no longer repeats the broadcast's values."""
+    value = value_of(f"c = x.expand(4, 8).clone()\n{write}\ny = c\n")
+    assert isinstance(value, Dense) and value.concatenated is None
