@@ -69,7 +69,8 @@ class Use:
     node: cst.CSTNode
     kind: str  # READ | STRIDED_LAUNCH | DENSE | OPAQUE
     why: str
-    need: str | None = None  # DENSE: LAUNCH | VIEW | WRITE, what needs it dense; READ: RESHAPE | IDENTITY
+    # DENSE: LAUNCH | VIEW | WRITE, what needs it dense; READ: RESHAPE | IDENTITY
+    need: str | None = None
     operand: cst.BaseExpression | None = None  # the argument it is passed as, where it is one
 
 

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from stridelint.context import RuleContext
 
 cst = lazy_import("libcst")
+literals = lazy_import("stridelint.analysis.literals")
 per_token = lazy_import("stridelint.analysis.per_token")
 reshapes = lazy_import("stridelint.analysis.reshapes")
 uses = lazy_import("stridelint.analysis.uses")
@@ -49,7 +50,9 @@ class DenseCopyOfBroadcast(Rule):
     only with `low-severity = true`, because on real libraries such reports were mostly
     noise: a copy the code then writes into (a buffer initialised from a broadcast), an
     explicit `.contiguous()` or `.clone()` that only escapes to code the linter cannot see
-    (returned, stored, passed to another function), whose author asked for a dense tensor,
+    (returned, stored, passed to another function; also flattened first, as
+    `.contiguous().view(-1)`, the flat buffer a library's packed-mask argument takes), whose
+    author asked for a dense tensor,
     and a merging reshape whose copy is only stored (in a container, or into another tensor).
 
     ## Example
@@ -161,15 +164,10 @@ def _view_only_escapes(facts: ModuleFacts, flow: FunctionFlow, keeper: Use) -> b
 
 def _flattens(node: cst.CSTNode) -> bool:
     """`.view(-1)`: one dim of every element."""
-    if not isinstance(node, cst.Call) or len(node.args) != 1 or node.args[0].keyword is not None:
-        return False
-    size = node.args[0].value
     return (
-        isinstance(size, cst.UnaryOperation)
-        and isinstance(size.operator, cst.Minus)
-        and isinstance(size.expression, cst.Integer)
-        and size.expression.value == "1"
-    )
+        isinstance(node, cst.Call) and len(node.args) == 1 and node.args[0].keyword is None
+        and literals.literal_int(node.args[0].value) == -1
+    )  # fmt: skip
 
 
 def _keeper(result_uses: list[Use], *, explicit: bool) -> tuple[Use, bool] | None:
