@@ -46,6 +46,7 @@ from stridelint.analysis.values import (
     Value,
     join,
     join_envs,
+    repeated_parts,
 )
 
 if TYPE_CHECKING:
@@ -302,10 +303,8 @@ class FunctionFlow:
         tensor = _rank_of(test.left)
         if count is None or tensor is None:
             return None
-        value = self.env.get(tensor.value)
-        if isinstance(value, Dense):
-            value = value.concatenated
-        if not isinstance(value, Broadcast) or value.rank is None:
+        value = repeated_parts(self.env.get(tensor.value))
+        if value is None or value.rank is None:
             return None
         return tensor.value, (value.rank == count) is isinstance(target.operator, cst.Equal)
 
@@ -317,7 +316,7 @@ class FunctionFlow:
         holds what `block` gave it before). `if hist: p0 = a.expand(...)` ... `if hist:
         p = torch.cat([p0, p])` sees a definite broadcast."""
         for name, value in branch.items():
-            if name in other or not _is_tensor_fact(value):
+            if name in other or repeated_parts(value) is None:
                 continue
             if self._bound_only_in(name, block):
                 self.env[name] = value
@@ -1614,13 +1613,6 @@ def _rank_of(node: cst.BaseExpression) -> cst.Name | None:
     else:
         return None
     return tensor if isinstance(tensor, cst.Name) else None
-
-
-def _is_tensor_fact(value: Value) -> bool:
-    """A broadcast, or a concatenation of broadcasts: the values a branch-only name keeps."""
-    if isinstance(value, Dense):
-        return value.concatenated is not None
-    return isinstance(value, Broadcast)
 
 
 def _repeats_a_few_times_or_per_head(call: cst.Call, pattern: einops_patterns.Pattern) -> bool:

@@ -36,7 +36,9 @@ from stridelint.analysis.stride_text import reads_stride_attribute
 from stridelint.analysis.reference_names import names_a_reference
 from stridelint.analysis.strides import StrideHelper, stride_helper
 from stridelint.analysis.tree import ParentMap, assigned_names, children
-from stridelint.analysis.values import Broadcast, Dense, KernelHandle, Scalar, State, Value, join
+from stridelint.analysis.values import (
+    Broadcast, Dense, KernelHandle, Scalar, State, Value, join, repeated_parts,
+)
 from stridelint.analysis.node_evidence import NodeEvidence
 from stridelint.findings import Evidence, Position
 from stridelint.source import SourceText
@@ -558,7 +560,7 @@ def _passes(
 def _passed(value: Broadcast | Dense, site: Evidence) -> Broadcast | Dense:
     """What a parameter holds when a call site passes it `value`: the broadcast (or the
     concatenation's parts) with the site added to its evidence; where it was made stays behind."""
-    parts = value.concatenated if isinstance(value, Dense) else value
+    parts = repeated_parts(value)
     assert parts is not None
     carried = Broadcast(
         parts.state, (site,) + parts.evidence, small=parts.small, grid=parts.grid,
@@ -598,9 +600,7 @@ def _broadcast_arguments(
             params = [p.name.value for p in param_evidence.parameters(callee)][int(bound) :]
             for key, expr, value in site.arguments:
                 name = params[key] if isinstance(key, int) and key < len(params) else key
-                carried = isinstance(value, Broadcast) or (
-                    isinstance(value, Dense) and value.concatenated is not None
-                )
+                carried = repeated_parts(value) is not None
                 if carried and isinstance(name, str) and name in params:
                     yield flow, site, name, expr, value
 

@@ -212,6 +212,14 @@ def join(left: Value, right: Value) -> Value:
     return None
 
 
+def repeated_parts(value: Value) -> Broadcast | None:
+    """The broadcast whose values `value` repeats: the broadcast itself, or a concatenation's
+    joined parts (`Dense.concatenated`); None for any other value."""
+    if isinstance(value, Broadcast):
+        return value
+    return value.concatenated if isinstance(value, Dense) else None
+
+
 def _broadcast_or_concatenation(broadcast: Broadcast, parts: Broadcast) -> Broadcast:
     """A broadcast on one path, a concatenation of broadcasts (`parts`) on the other: possibly
     a stride-0 view, and repeated on both paths when the broadcast is sure to be one."""

@@ -118,6 +118,12 @@ def test_containers_writes_and_methods_of_the_code_are_not_module_runs(call):
     assert flow.per_token_calls == {}
 
 
+def _facts_of_body(body: str):
+    """The facts of `def f(self, t, x, n: int)` with `body`'s lines, torch imported."""
+    lines = "".join(f"    {line}\n" for line in body.splitlines())
+    return facts_of("import torch\n\n\ndef f(self, t, x, n: int):\n" + lines)
+
+
 @pytest.mark.parametrize(
     "body",
     ["y = self.mod(torch.cat([t[i : i + 1].unsqueeze(1).expand(1, n, -1) for i in x], dim=1))",
@@ -129,9 +135,7 @@ def test_containers_writes_and_methods_of_the_code_are_not_module_runs(call):
 )  # fmt: skip
 def test_a_module_run_on_a_concatenation_of_per_token_copies_is_recorded(body):
     """One row per sample, each copied per token and joined (a packed batch, zero-padded)."""
-    facts = facts_of("import torch\n\n\n" + "def f(self, t, x, n: int):\n" + "".join(
-        f"    {line}\n" for line in body.splitlines()
-    ))
+    facts = _facts_of_body(body)
     (call,) = flow_of(facts, "f").per_token_calls.values()
     assert facts.text_of(call.call.func) == "self.mod" and call.form == per_token.CONCATENATION
 
@@ -143,7 +147,7 @@ def test_a_module_run_on_a_concatenation_of_per_token_copies_is_recorded(body):
      "y = self.mod(torch.cat([t[None].expand(n, -1), torch.randn(n, 4)], 0))"],
 )  # fmt: skip
 def test_a_concatenation_with_a_batch_copy_or_dense_part_is_not_a_per_token_run(body):
-    facts = facts_of("import torch\n\n\n" + "def f(self, t, x, n: int):\n" + f"    {body}\n")
+    facts = _facts_of_body(body)
     assert flow_of(facts, "f").per_token_calls == {}
 
 
@@ -155,8 +159,6 @@ def test_a_concatenation_with_a_batch_copy_or_dense_part_is_not_a_per_token_run(
      ("y = self.mod(torch.full_like(t.expand(x.shape[0]), 0.5))", False)],  # a batch copy
 )  # fmt: skip
 def test_a_module_run_on_one_number_filled_per_token(body, recorded):
-    facts = facts_of("import torch\n\n\n" + "def f(self, t, x, n: int):\n" + "".join(
-        f"    {line}\n" for line in body.splitlines()
-    ))
+    facts = _facts_of_body(body)
     calls = list(flow_of(facts, "f").per_token_calls.values())
     assert [call.form for call in calls] == ([per_token.FILL] if recorded else [])
