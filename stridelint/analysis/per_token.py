@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from stridelint.analysis import torch_ops
+from stridelint.analysis.literals import literal_int
 from stridelint.analysis.names import dotted
 from stridelint.analysis.values import Broadcast, Dense, Derived, KernelHandle, Narrowed, Scalar
 
@@ -60,15 +61,7 @@ def _repeats_rows_per_token(dims: ExpandedDims) -> bool:
     tokens = last - 1
     if tokens < 0 or last in dims.candidates or tokens not in dims.broadcast:
         return False
-    return not _is_minus_one(dims.nodes[tokens]) and counts_tokens(dims.nodes[tokens])
-
-
-def _is_minus_one(node: cst.BaseExpression) -> bool:
-    return (
-        isinstance(node, cst.UnaryOperation)
-        and isinstance(node.operator, cst.Minus)
-        and isinstance(node.expression, cst.Integer)
-    )
+    return literal_int(dims.nodes[tokens]) != -1 and counts_tokens(dims.nodes[tokens])
 
 
 def _counts_batch_rows(size: cst.BaseExpression) -> bool:
@@ -89,7 +82,7 @@ def _counts_batch_rows(size: cst.BaseExpression) -> bool:
             isinstance(func, cst.Attribute)
             and func.attr.value == "size"
             and len(size.args) == 1
-            and _is_zero(size.args[0].value)
+            and literal_int(size.args[0].value) == 0
         )
     return False
 
@@ -101,11 +94,7 @@ def _indexes_dim_zero(node: cst.Subscript) -> bool:
         return False
     if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
         return False
-    return _is_zero(node.slice[0].slice.value)
-
-
-def _is_zero(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Integer) and node.evaluated_value == 0
+    return literal_int(node.slice[0].slice.value) == 0
 
 
 # Methods of Python containers: they keep the tensor, they run nothing on it.
