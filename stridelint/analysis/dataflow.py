@@ -146,7 +146,7 @@ class FunctionFlow:
     hook_args_name: str | None = None  # the name of a launch-metadata hook's `args` parameter
     # What each module function returns when it returns a broadcast it makes (module.py's
     # return summaries): the value a call of it gives here.
-    return_facts: dict[str, Broadcast] = field(default_factory=dict)
+    return_facts: dict[str, Broadcast | Dense] = field(default_factory=dict)
 
     sinks: dict[cst.CSTNode, Sink] = field(init=False, default_factory=dict)
     broadcast_reductions: dict[cst.CSTNode, BroadcastReduction] = field(
@@ -602,6 +602,33 @@ class FunctionFlow:
         rank = None if stacked else merged.rank
         return replace(merged, group=None, leading=None, rank=rank)  # type: ignore[arg-type]
 
+    def _numbers_per_token(self, node: cst.BaseExpression) -> bool:
+        """Whether `node` is an expand, or a name bound to one, that copies each number of a
+        grid once per token (`per_token.repeats_numbers_per_token`)."""
+        if isinstance(node, cst.Name):
+            found = reaching_assignment(self.facts, node, self._statement)
+            node = found[0].value if found is not None else node
+        if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
+            return False
+        if node.func.attr.value != "expand":
+            return False
+        dims = provenance.expanded_dims(self.facts, node)
+        return dims is not None and per_token.repeats_numbers_per_token(dims)
+
+    def _joined_copies(self, call: cst.Call) -> Dense | None:
+        """`torch.cat([cos, sin], dim=-1)` of tensors whose rows repeat per token, each
+        (`Dense.copied`); or numbers copied per token joined with other tensors along the
+        tokens (`torch.cat([t_per_token, t_action], dim=1)`): the copied part still repeats.
+        Joined with other rows along their features, the rows would not repeat."""
+        joined = call.args[0].value if call.args and call.args[0].keyword is None else None
+        if not isinstance(joined, (cst.List, cst.Tuple)) or len(joined.elements) < 2:
+            return None
+        values = [self._values.get(element.value) for element in joined.elements]
+        copies = [v for v in values if isinstance(v, Dense) and v.copied is not None]
+        if not copies or len(copies) < len(values) and any(v.rows for v in copies):
+            return None
+        return _copies_joined(copies)
+
     def _duplicates_a_concatenation(self, elements: list[cst.BaseExpression]) -> bool:
         """`torch.cat([f, f], -1)` of a concatenation `f`: it adds a literal repeat of a table
         already made, not a new concatenation of broadcasts."""
@@ -912,13 +939,16 @@ class FunctionFlow:
             return
         value = self._values.get(first.value)
         form = per_token.COPY
-        if isinstance(value, Dense):  # per-sample rows each copied per token, then joined; or
-            # one number filled at every position of a per-token copy
-            form = per_token.FILL if value.filled is not None else per_token.CONCATENATION
-            value = value.filled or value.concatenated
-        if isinstance(value, Broadcast) and value.per_token and per_token.runs_a_held_module(
-            self, node
-        ):
+        if isinstance(value, Dense):  # per-sample rows each copied per token, then joined; one
+            # number filled at every position of a per-token copy; or rows computed from a copy
+            form = (
+                per_token.FILL if value.filled is not None
+                else per_token.COMPUTED if value.copied is not None
+                else per_token.CONCATENATION
+            )  # fmt: skip
+            value = value.filled or value.copied or value.concatenated
+        copied = isinstance(value, Broadcast) and (value.per_token or form == per_token.COMPUTED)
+        if copied and per_token.runs_a_held_module(self, node):
             self.per_token_calls[node] = PerTokenCall(
                 node, first.value, value, self._statement, form
             )
@@ -974,7 +1004,12 @@ class FunctionFlow:
         """A call of a function of this module (`key`, module.py's `callee`): its arguments
         go to its parameters, and it gives back what it returns when that is summarized."""
         self.calls[node] = _call_site(node, key, arguments)
-        return self.return_facts.get(key)
+        summary = self.return_facts.get(key)
+        if isinstance(summary, Dense):  # rows computed from values copied per token, when
+            # this call passes such values (the caller's copy, with its evidence)
+            given = [v for _, v in arguments if isinstance(v, Dense) and v.copied is not None]
+            return replace(summary, copied=given[0].copied) if given else None
+        return summary
 
     # ---- calls ------------------------------------------------------------------------
 
@@ -1004,9 +1039,10 @@ class FunctionFlow:
             return receiver
         if name in torch_ops.LAYOUT_METHODS and isinstance(receiver, Broadcast):
             self.layout_ops[node] = LayoutOp(node, receiver_node, name, receiver, self._statement)
-            return None
+            # numbers copied per token, made dense (`Dense.copied`)
+            return Dense(copied=receiver) if self._numbers_per_token(receiver_node) else None
         if name in torch_ops.LAYOUT_METHODS and isinstance(receiver, Dense) and (
-            receiver.index or receiver.concatenated is not None
+            receiver.index or receiver.concatenated is not None or receiver.copied is not None
         ):
             # `torch.arange(n).reshape(1, n, 1)`: the same positions (a view), of another rank
             return _as_view(receiver)
@@ -1076,11 +1112,9 @@ class FunctionFlow:
                 or qualified == "torch.tensor" and _literal_numbers(node)
                 or qualified in torch_ops.JOIN_FUNCTIONS and self._joins_positions(node)
             )
-            concatenated = (
-                self._concatenated_broadcasts(node)
-                if qualified in torch_ops.JOIN_FUNCTIONS and not index
-                else None
-            )
+            joins = qualified in torch_ops.JOIN_FUNCTIONS and not index
+            concatenated = self._concatenated_broadcasts(node) if joins else None
+            copied = self._joined_copies(node) if joins and concatenated is None else None
             shaped_like = positional[0][1] if positional else None
             filled = (
                 shaped_like
@@ -1088,11 +1122,18 @@ class FunctionFlow:
                 and isinstance(shaped_like, Broadcast) and shaped_like.per_token
                 else None
             )
+            if copied is not None:
+                return copied
             return Dense(index=index, concatenated=concatenated, filled=filled)
         if qualified in torch_ops.ELEMENTWISE_FUNCTIONS:
             operands = [(a.value, v) for a, v in arguments]
             integer = qualified.split(".")[-1] in torch_ops.BOOL_RESULT_METHODS
             return self._elementwise(node, operands, "elementwise", integer)
+        if qualified in torch_ops.OUTER_FUNCTIONS and positional:
+            first = positional[0][1]  # row i of `torch.outer(a, b)` is `a[i] * b`
+            if isinstance(first, Dense) and first.copied is not None:
+                return replace(first, rows=True)
+            return None
         if qualified in torch_ops.REDUCTION_FUNCTIONS and positional:
             name = qualified.split(".")[-1]
             # `torch.max(a, b)` is elementwise; `torch.max(a, 1)` and `torch.max(a)` reduce.
@@ -1346,6 +1387,9 @@ class FunctionFlow:
         concatenated = self._op_on_a_concatenation(node, operands, kind)
         if concatenated is not None:
             return concatenated
+        copied = _copied_by_rows(operands)
+        if copied is not None:
+            return copied
         if any(isinstance(v, (Dense, Narrowed)) for v in values):
             index = _keeps_positions(node, kind) and all(
                 isinstance(v, Dense) and v.index or isinstance(v, Scalar) or _is_scalar_literal(e)
@@ -1445,6 +1489,29 @@ _UNKNOWN = object()
 _FILLS_LIKE = torch_ops.CONSTANT_FILL_FUNCTIONS & torch_ops.LIKE_FUNCTIONS
 # Views with the dims of their input, in some order.
 _RANK_KEEPING_VIEWS = frozenset({"permute", "transpose", "t", "contiguous"})
+
+
+def _copied_by_rows(operands: list[tuple[cst.BaseExpression, Value]]) -> Dense | None:
+    """An op on tensors whose rows repeat per token (`Dense.copied`) and numbers only
+    (`t.float()`, `2 * t`, `t.cos()`): its rows repeat too. Another tensor may differ per
+    token, so an op with one is not this."""
+    copies = [v for _, v in operands if isinstance(v, Dense) and v.copied is not None]
+    if not copies or not all(
+        isinstance(v, Dense) and v.copied is not None or isinstance(v, Scalar)
+        or _is_scalar_literal(e)
+        for e, v in operands
+    ):
+        return None
+    return _copies_joined(copies)
+
+
+def _copies_joined(copies: list[Dense]) -> Dense:
+    """One tensor made from several whose rows repeat per token: the copied broadcasts
+    joined, with a dim of features if any has one."""
+    merged = copies[0].copied
+    for other in copies[1:]:
+        merged = join(merged, other.copied)
+    return Dense(copied=merged, rows=any(v.rows for v in copies))  # type: ignore[arg-type]
 
 
 def _as_view(value: Value, *, keeps_rank: bool = False) -> Value:

@@ -241,7 +241,7 @@ class ModuleFacts:
         host_functions = [f for f in self.functions if not self.is_device_code(f)]
         call_facts: dict[str, dict[str, Broadcast | Dense]] = {}
         hook_facts: dict[str, dict[str, Broadcast]] = {}
-        return_facts: dict[str, Broadcast] = {}
+        return_facts: dict[str, Broadcast | Dense] = {}
         flows: dict[cst.CSTNode, FunctionFlow] = {}
         stale = set(host_functions)
         for _ in range(INTERPROCEDURAL_ROUNDS):
@@ -307,7 +307,7 @@ class ModuleFacts:
         call_facts: dict[str, Broadcast | Dense],
         hook_facts: dict[str, dict[str, Broadcast]],
         globals_: dict[str, Broadcast],
-        return_facts: dict[str, Broadcast],
+        return_facts: dict[str, Broadcast | Dense],
     ) -> FunctionFlow:
         env: dict[str, Value] = dict(self.module_kernels)
         env.update(function_globals(self, func, globals_))
@@ -487,18 +487,27 @@ class ModuleFacts:
             bound = self._bound_names[node] = frozenset(assigned_names(node))
         return bound
 
-    def _return_summaries(self, flows: dict[cst.CSTNode, FunctionFlow]) -> dict[str, Broadcast]:
+    def _return_summaries(
+        self, flows: dict[cst.CSTNode, FunctionFlow]
+    ) -> dict[str, Broadcast | Dense]:
         """What a call of each module function gives its caller, when the function returns a
         broadcast it makes itself (`return mask[:, None].expand(n, -1)`): DEFINITE when every
         way out returns one, else POSSIBLE. A broadcast that only passes through (a parameter
-        returned) is not summarized: which callers' values it carries is not known here."""
-        summaries: dict[str, Broadcast] = {}
+        returned) is not summarized: which callers' values it carries is not known here.
+        A function whose every way out returns rows computed from numbers copied per token
+        that it is given (`Dense.copied`: a sinusoidal embedding of per-token timesteps) gives
+        such rows back to the calls that pass such numbers (`FunctionFlow._call_into`)."""
+        summaries: dict[str, Broadcast | Dense] = {}
         for func, flow in flows.items():
             if not isinstance(func, cst.FunctionDef):
                 continue
             key = self.function_key(func)
             found = self.callee(key)
             if found is None or found[0] is not func:
+                continue
+            rows = [v for _, v in flow.returns if isinstance(v, Dense) and v.copied is not None]
+            if rows and len(rows) == len(flow.returns) and not _may_fall_off(func):
+                summaries[key] = Dense(copied=rows[0].copied, rows=any(v.rows for v in rows))
                 continue
             made = [(r, v) for r, v in flow.returns if isinstance(v, Broadcast) and v.local]
             if not made or _is_generator(func):
@@ -551,6 +560,8 @@ def _passes(
     caller: str, expr: cst.BaseExpression, value: Broadcast | Dense, facts: ModuleFacts
 ) -> str:
     """The evidence message of a call site that passes `value` on."""
+    if isinstance(value, Dense) and value.copied is not None:
+        return f"{_who(caller)} passes numbers copied per token `{facts.snippet(expr)}` here"
     if isinstance(value, Dense):
         return f"{_who(caller)} passes a concatenation of broadcasts `{facts.snippet(expr)}` here"
     certainty = "" if value.state is State.DEFINITE else "possibly "
@@ -559,7 +570,12 @@ def _passes(
 
 def _passed(value: Broadcast | Dense, site: Evidence) -> Broadcast | Dense:
     """What a parameter holds when a call site passes it `value`: the broadcast (or the
-    concatenation's parts) with the site added to its evidence; where it was made stays behind."""
+    concatenation's parts, or the copy's) with the site added to its evidence; where it was made
+    stays behind."""
+    if isinstance(value, Dense) and value.copied is not None:
+        copied = value.copied
+        carried = replace(copied, evidence=(site,) + copied.evidence, local=False, group=None)
+        return replace(value, copied=carried)
     parts = repeated_parts(value)
     assert parts is not None
     carried = Broadcast(
@@ -575,6 +591,11 @@ def _stronger(known: Broadcast | Dense, new: Broadcast | Dense) -> Broadcast | D
     if isinstance(known, Broadcast) and isinstance(new, Broadcast):
         stronger = new if known.state < new.state else known
         return stronger if known.rank == new.rank else replace(stronger, rank=None)
+    if isinstance(known, Dense) and isinstance(new, Dense) and (
+        known.copied is not None or new.copied is not None
+    ):
+        joined = join(known, new)  # rows repeat per token only where both sites copy
+        return joined if isinstance(joined, Dense) and joined.copied is not None else known
     if isinstance(known, Dense) and isinstance(new, Dense):
         assert known.concatenated is not None and new.concatenated is not None
         if known.concatenated.rank == new.concatenated.rank:
@@ -600,7 +621,9 @@ def _broadcast_arguments(
             params = [p.name.value for p in param_evidence.parameters(callee)][int(bound) :]
             for key, expr, value in site.arguments:
                 name = params[key] if isinstance(key, int) and key < len(params) else key
-                carried = repeated_parts(value) is not None
+                carried = repeated_parts(value) is not None or (
+                    isinstance(value, Dense) and value.copied is not None
+                )
                 if carried and isinstance(name, str) and name in params:
                     yield flow, site, name, expr, value
 

@@ -35,6 +35,7 @@ _BATCH_COUNT = re.compile(
 COPY = "copy"  # a broadcast copy: `t.expand(n)`, `e.unsqueeze(1).expand(b, n, -1)`
 CONCATENATION = "concatenation"  # copies joined: `torch.cat([e[i:i+1]...expand(1, n_i, -1)...])`
 FILL = "fill"  # one number filled in a copy's shape: `torch.full_like(t.expand(n), v)`
+COMPUTED = "computed"  # rows computed from numbers copied per token (`Dense.copied`)
 
 
 def copies_per_token(one_dim: cst.BaseExpression | None, dims: ExpandedDims | None) -> bool:
@@ -62,6 +63,33 @@ def _repeats_rows_per_token(dims: ExpandedDims) -> bool:
     if tokens < 0 or last in dims.candidates or tokens not in dims.broadcast:
         return False
     return literal_int(dims.nodes[tokens]) != -1 and counts_tokens(dims.nodes[tokens])
+
+
+def repeats_numbers_per_token(dims: ExpandedDims) -> bool:
+    """Whether the expand copies each number of a grid once per token (a timestep per sample
+    and frame): the last dim alone grows, inserted by the code, to a size its names say counts
+    tokens (`t.unsqueeze(-1).expand(b, f, seq_len // f)`). A module cannot run on the expand
+    itself (its last dim is no features), but once a reshape merges that dim, each number sits
+    once per token, and rows computed from them repeat (`Dense.copied`). A last dim of
+    features (`mask.unsqueeze(-1).expand(b, n, hidden)`) is not this."""
+    last = len(dims.nodes) - 1
+    if last < 1 or dims.broadcast != {last} or last not in dims.inserted:
+        return False
+    return _names_tokens(dims.nodes[last])
+
+
+# Words of a size's names that say it counts tokens (a sequence length, frames, patches).
+_TOKEN_WORD = re.compile(r"seq|token|frame|patch|pixel|(?:^|_)len(?:gth)?(?:_|$)")
+
+
+def _names_tokens(size: cst.BaseExpression) -> bool:
+    """Whether a name in `size` says it counts tokens (`seq_len // f`, `num_frames * hw`)."""
+    names = [size] if isinstance(size, (cst.Name, cst.Attribute)) else []
+    if isinstance(size, cst.BinaryOperation):
+        return _names_tokens(size.left) or _names_tokens(size.right)
+    return any(
+        _TOKEN_WORD.search((dotted(name) or "").rsplit(".", 1)[-1].lower()) for name in names
+    )
 
 
 def _counts_batch_rows(size: cst.BaseExpression) -> bool:

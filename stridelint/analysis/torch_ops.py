@@ -151,6 +151,8 @@ FRESH_FUNCTIONS = LIKE_FUNCTIONS | frozenset(
 CONSTANT_FILL_FUNCTIONS = frozenset(
     f"torch.{name}" for name in ("zeros", "ones", "full", "zeros_like", "ones_like", "full_like")
 )
+# `torch.outer(a, b)`: row i is `a[i] * b`, so rows repeat wherever `a`'s values do.
+OUTER_FUNCTIONS = frozenset({"torch.outer"})
 # 1-D index or coordinate vectors (one value per position): a grid expanded from one holds
 # position ids or offsets, the output the code wants, and is small beside the activations.
 INDEX_FUNCTIONS = frozenset({"torch.arange", "torch.linspace"})

@@ -99,6 +99,14 @@ class Dense:
     # broadcast's shape and one value everywhere (the broadcast it copies the shape of, when
     # that is a per-token copy, `Broadcast.per_token`). A module given it runs once per copy.
     filled: Broadcast | None = None
+    # Numbers copied per token, then made dense (`t.unsqueeze(-1).expand(b, f, n).reshape(b, -1)`),
+    # or a tensor computed from such a copy alone, row by row (a cast, an op with numbers,
+    # `torch.outer` with a frequency vector, a function of the module that does so): its rows
+    # repeat per token (`copied`, the broadcast copied), so a module given it runs once per
+    # copy. `rows`: it has a dim of features (after `torch.outer`); a concatenation with other
+    # tensors along that dim would not repeat.
+    copied: Broadcast | None = None
+    rows: bool = False
 
 
 @dataclass(frozen=True)
@@ -199,7 +207,13 @@ def join(left: Value, right: Value) -> Value:
         if left.concatenated is not None and right.concatenated is not None:
             concatenated = join(left.concatenated, right.concatenated)  # both paths concatenate
         filled = left.filled if left.filled == right.filled else None
-        return Dense(left.index and right.index, concatenated, filled)  # type: ignore[arg-type]
+        copied = None
+        if left.copied is not None and right.copied is not None:
+            copied = join(left.copied, right.copied)  # both paths copy per token
+        return Dense(
+            left.index and right.index, concatenated, filled,  # type: ignore[arg-type]
+            copied, copied is not None and (left.rows or right.rows),  # type: ignore[arg-type]
+        )
     if isinstance(left, KernelHandle) and isinstance(right, KernelHandle):
         if (left.launcher, left.table, left.bound) == (right.launcher, right.table, right.bound):
             return KernelHandle(left.kernels | right.kernels, left.launcher, left.table, left.bound)

@@ -62,9 +62,11 @@ class ElementwiseAfterExpand(Rule):
     module the code holds run on one number or one row copied per token, such as a timestep
     embedder given `t.expand(token_h * token_w)` or a modulation Linear given
     `t_emb.unsqueeze(1).expand(-1, seq_len, -1)`, or given a concatenation of such copies or
-    one number filled in one (`torch.full_like(t.expand(n), scale)`): it computes one
-    identical output row per token (no fix: run it before the expand, then let the add
-    broadcast its result). A copy per batch row (`t.expand(latents.shape[0])`,
+    one number filled in one (`torch.full_like(t.expand(n), scale)`), or given rows computed
+    from a timestep per frame copied to every token of its frame
+    (`t.unsqueeze(-1).expand(b, f, seq_len // f).reshape(b, -1)`, then sinusoids of it, also
+    in a function of the module): it computes one identical output row per token (no fix: run
+    it before the expand, then let the add broadcast its result). A copy per batch row (`t.expand(latents.shape[0])`,
     `x.expand(batch_size, -1, -1)`) is a few rows and is left alone.
 
     ## Why is this bad?
@@ -227,6 +229,11 @@ def _run_per_token(code: str, facts: ModuleFacts, call: PerTokenCall) -> Finding
             per_token.FILL: (
                 "one number filled in a copy per token",
                 "call it on the number, then expand its result",
+            ),
+            per_token.COMPUTED: (
+                "rows computed from numbers copied per token",
+                "compute them from the numbers before the expand, call it on those rows, "
+                "then expand its result",
             ),
         }[call.form]
         operand = facts.snippet(call.operand, wording.SNIPPET_LIMIT)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 
-from stridelint.analysis import per_token
+from stridelint.analysis import per_token, provenance
+from stridelint.analysis.tree import walk
 from stridelint.analysis.values import Broadcast, State, join
 from tests.analysis.parsed import expand_value, facts_of, flow_of
 
@@ -162,3 +163,81 @@ def test_a_module_run_on_one_number_filled_per_token(body, recorded):
     facts = _facts_of_body(body)
     calls = list(flow_of(facts, "f").per_token_calls.values())
     assert [call.form for call in calls] == ([per_token.FILL] if recorded else [])
+
+
+def _expanded_dims(expand: str):
+    facts = facts_of(
+        f"import torch\n\n\ndef f(t, mask, b, f, n, hidden, seq_len, num_frames, hw):\n"
+        f"    return {expand}\n"
+    )
+    call = next(
+        n for n in walk(facts.module)
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
+        and n.func.attr.value == "expand"
+    )  # fmt: skip
+    return provenance.expanded_dims(facts, call)
+
+
+@pytest.mark.parametrize(
+    ("expand", "numbers"),
+    [("t.unsqueeze(-1).expand(b, f, seq_len // f)", True),
+     ("t[..., None].expand(-1, -1, num_frames * hw)", True),
+     ("t[:, None].expand(b, seq_len)", True),
+     ("mask.unsqueeze(-1).expand(b, n, hidden)", False),  # a dim of features
+     ("t.unsqueeze(-1).expand(b, f, 4)", False),  # a few literal copies
+     ("t.unsqueeze(1).expand(-1, seq_len, -1)", False),  # rows per token: features kept
+     ("t.expand(b, f, seq_len)", False),  # nothing inserted: t may be (b, f, seq_len)
+     ("t.unsqueeze(1).unsqueeze(-1).expand(b, seq_len, f, seq_len)", False)],  # two dims grow
+)  # fmt: skip
+def test_each_number_of_a_grid_copied_once_per_token(expand, numbers):
+    dims = _expanded_dims(expand)
+    assert dims is not None and per_token.repeats_numbers_per_token(dims) is numbers
+
+
+def _computed_runs(body: str, *, functions: str = "") -> list[tuple[str, str]]:
+    """The module runs `def f(self, t, x, b, f, seq_len)` records with `body`'s lines (what
+    runs, on what rows), after the copy `c` of each number of `t` once per token."""
+    lines = "".join(f"    {line}\n" for line in body.splitlines())
+    code = (
+        f"import torch\n\n\n{functions}\n\ndef f(self, t, x, b, f, seq_len):\n"
+        "    c = t.unsqueeze(-1).expand(b, f, seq_len // f).reshape(b, -1)\n" + lines
+    )
+    facts = facts_of(code)
+    return [
+        (facts.text_of(call.call.func), call.form)
+        for call in flow_of(facts, "f").per_token_calls.values()
+    ]
+
+
+_SINUSOID = (
+    "def sinusoid(dim, position):\n"
+    "    angles = torch.outer(position.double(), torch.arange(dim // 2) / dim)\n"
+    "    return torch.cat([angles.cos(), angles.sin()], dim=1)\n"
+)
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["y = self.embed(c.flatten().float())",
+     "y = self.embed(torch.outer(c.flatten(), torch.arange(64.0)).cos())",
+     "c = torch.cat([c, x, x[:, ::2]], dim=1)\ny = self.embed(2 * c.flatten()[:, None])",
+     "y = self.embed(sinusoid(256, c.flatten()).type_as(x))",
+     "if x is not None:\n    c = torch.cat([c, x], 1)\ny = self.embed(sinusoid(256, c.flatten()))"],
+)  # fmt: skip
+def test_a_module_run_on_rows_computed_from_numbers_copied_per_token(body):
+    """Casts, ops with numbers, `torch.outer` with a frequency vector, joins along the tokens
+    and a module function doing these (called with the copy) keep rows that repeat."""
+    assert _computed_runs(body, functions=_SINUSOID) == [("self.embed", per_token.COMPUTED)]
+
+
+@pytest.mark.parametrize(
+    "body",
+    ["y = self.embed(c.flatten() * x)",  # another tensor may differ per token
+     "r = torch.outer(c.flatten(), torch.arange(64.0))\ny = self.embed(torch.cat([r, x], -1))",
+     "y = self.embed(sinusoid(256, x.flatten()))",  # the function given other numbers
+     "y = self.embed(x, c)",  # only the first argument is what the module runs on
+     "y = self.embed(torch.cumsum(c, 1))",  # a scan mixes the tokens
+     "if x is not None:\n    c = x\ny = self.embed(c.flatten())"],  # one path copies nothing
+)  # fmt: skip
+def test_rows_that_may_differ_per_token_are_no_module_run_per_copy(body):
+    assert _computed_runs(body, functions=_SINUSOID) == []

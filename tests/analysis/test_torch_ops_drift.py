@@ -136,6 +136,17 @@ def test_constant_fills_hold_one_value_in_a_dense_tensor(name: str) -> None:
     assert torch.unique(result).numel() == 1
 
 
+@pytest.mark.parametrize("name", sorted(torch_ops.OUTER_FUNCTIONS))
+def test_outer_functions_repeat_a_row_wherever_the_first_vector_repeats(name: str) -> None:
+    """Equal values of the first vector give equal rows, whatever the second vector holds."""
+    function = getattr(torch, name.split(".")[-1])
+    first, second = torch.tensor([2.0, 3.0, 2.0, 2.0]), torch.randn(5)
+    result = function(first, second)
+    assert result.shape == (4, 5) and result.is_contiguous()
+    assert torch.equal(result[0], result[2]) and torch.equal(result[0], result[3])
+    assert not torch.equal(result[0], result[1])
+
+
 @pytest.mark.parametrize("name", sorted(torch_ops.JOIN_FUNCTIONS))
 def test_join_functions_write_each_input_whole_into_a_dense_output(name: str) -> None:
     """A broadcast input is copied element by element into an output at least its size."""
