@@ -241,3 +241,20 @@ def test_a_module_run_on_rows_computed_from_numbers_copied_per_token(body):
 )  # fmt: skip
 def test_rows_that_may_differ_per_token_are_no_module_run_per_copy(body):
     assert _computed_runs(body, functions=_SINUSOID) == []
+
+
+def test_numbers_copied_per_token_are_carried_into_a_module_function():
+    """The callee runs the module on what the caller passes; the evidence names the call."""
+    facts = facts_of(
+        "import torch\n\n\ndef embed_times(model, times):\n"
+        "    return model.time_embedder(times.float())\n\n\n"
+        "def f(model, t, b, f, seq_len):\n"
+        "    c = t.unsqueeze(-1).expand(b, f, seq_len // f).reshape(b, -1)\n"
+        "    return embed_times(model, c.flatten())\n"
+    )
+    (call,) = flow_of(facts, "embed_times").per_token_calls.values()
+    assert call.form == per_token.COMPUTED
+    assert [e.message for e in call.value.evidence][0] == (
+        "`f` passes numbers copied per token `c.flatten()` here"
+    )
+    assert flow_of(facts, "f").per_token_calls == {}
