@@ -617,9 +617,9 @@ class FunctionFlow:
 
     def _joined_copies(self, call: cst.Call) -> Dense | None:
         """`torch.cat([cos, sin], dim=-1)` of tensors whose rows repeat per token, each
-        (`Dense.copied`); or numbers copied per token joined with other tensors along the
-        tokens (`torch.cat([t_per_token, t_action], dim=1)`): the copied part still repeats.
-        Joined with other rows along their features, the rows would not repeat."""
+        (`Dense.copied`); or numbers copied per token, which have no dim of features, joined
+        with other tensors (`torch.cat([t_per_token, t_action], dim=1)`): the copied part
+        still repeats. Rows joined with other tensors, maybe along their features, may not."""
         joined = call.args[0].value if call.args and call.args[0].keyword is None else None
         if not isinstance(joined, (cst.List, cst.Tuple)) or len(joined.elements) < 2:
             return None
@@ -947,8 +947,8 @@ class FunctionFlow:
                 else per_token.CONCATENATION
             )  # fmt: skip
             value = value.filled or value.copied or value.concatenated
-        copied = isinstance(value, Broadcast) and (value.per_token or form == per_token.COMPUTED)
-        if copied and per_token.runs_a_held_module(self, node):
+        repeats = isinstance(value, Broadcast) and (value.per_token or form == per_token.COMPUTED)
+        if repeats and per_token.runs_a_held_module(self, node):
             self.per_token_calls[node] = PerTokenCall(
                 node, first.value, value, self._statement, form
             )
