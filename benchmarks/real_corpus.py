@@ -331,10 +331,11 @@ def fetch(cache: Path, name: str, version: str, offline: bool = False) -> Path:
 # Linting
 
 
-def checkout_env() -> dict[str, str]:
-    """The environment that makes `python -m stridelint` import this checkout's package,
-    whatever the current directory (which `-m` would put first on the path) holds."""
-    env = dict(os.environ)
+def checkout_env(**extra: str) -> dict[str, str]:
+    """The environment (with `extra` set) that makes `python -m stridelint` import this
+    checkout's package, whatever the current directory (which `-m` would put first on the
+    path) holds."""
+    env = dict(os.environ, **extra)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE.parent), env.get("PYTHONPATH")]))
     return env
 

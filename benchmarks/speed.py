@@ -34,6 +34,9 @@ import time
 import zipfile
 from pathlib import Path
 
+# The linting environment of the corpus script (run as a script, this folder is on the path).
+from real_corpus import checkout_env
+
 PACKAGES = (
     "transformers==5.23.0",
     "diffusers==0.42.1",
@@ -90,15 +93,6 @@ _, status, usage = os.wait4(process.pid, 0)
 os.write(int(sys.argv[1]), json.dumps([os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime,
                         usage.ru_maxrss]).encode())
 """
-
-
-def checkout_env(**extra: str) -> dict[str, str]:
-    """The environment in which `python -m stridelint` imports this checkout's package,
-    whatever the current directory (which `-m` puts first on the path) holds."""
-    env = dict(os.environ, **extra)
-    checkout = str(Path(__file__).resolve().parent.parent)
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [checkout, env.get("PYTHONPATH")]))
-    return env
 
 
 def measure(command: list[str], cwd: Path | None = None, env: dict | None = None) -> dict:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field, replace
-from functools import cached_property
-from typing import TYPE_CHECKING, Callable
+from functools import cached_property, reduce
+from typing import TYPE_CHECKING, Callable, Sequence
 
 import libcst as cst
 
@@ -556,10 +556,10 @@ class FunctionFlow:
     def _joins_positions(self, call: cst.Call) -> bool:
         """`torch.cat([grid_x[..., None], grid_y[..., None]], -1)`: a join of coordinate grids
         or index vectors only is coordinates too."""
-        joined = call.args[0].value if call.args and call.args[0].keyword is None else None
-        if not isinstance(joined, (cst.List, cst.Tuple)) or not joined.elements:
+        elements = _join_elements(call)
+        if not elements:
             return False
-        values = [self._values.get(element.value) for element in joined.elements]
+        values = [self._values.get(element.value) for element in elements]
         return all(
             isinstance(v, Dense) and v.index or isinstance(v, Broadcast) and v.grid for v in values
         )
@@ -571,12 +571,13 @@ class FunctionFlow:
         a tensor of one value (padding: `torch.zeros(...)`); their broadcasts joined
         (`Dense.concatenated`), else None."""
         joined = call.args[0].value if call.args and call.args[0].keyword is None else None
+        listed = _join_elements(call)
         if isinstance(joined, (cst.ListComp, cst.GeneratorExp)):
             elements = [joined.elt]
-        elif isinstance(joined, (cst.List, cst.Tuple)) and len(joined.elements) >= 2:
-            if any(isinstance(element, cst.StarredElement) for element in joined.elements):
+        elif listed is not None and len(listed) >= 2:
+            if any(isinstance(element, cst.StarredElement) for element in listed):
                 return None
-            elements = [element.value for element in joined.elements]
+            elements = [element.value for element in listed]
             if self._duplicates_a_concatenation(elements):
                 return None
         else:
@@ -594,9 +595,7 @@ class FunctionFlow:
                 return None
         if not parts:
             return None
-        merged = parts[0]
-        for part in parts[1:]:
-            merged = join(merged, part)
+        merged = reduce(join, parts)
         # `torch.cat` keeps its parts' rank (every part has it); `torch.stack` adds a dim
         stacked = self.facts.imports.resolve(call.func) == "torch.stack"
         rank = None if stacked else merged.rank
@@ -620,10 +619,10 @@ class FunctionFlow:
         (`Dense.copied`); or numbers copied per token, which have no dim of features, joined
         with other tensors (`torch.cat([t_per_token, t_action], dim=1)`): the copied part
         still repeats. Rows joined with other tensors, maybe along their features, may not."""
-        joined = call.args[0].value if call.args and call.args[0].keyword is None else None
-        if not isinstance(joined, (cst.List, cst.Tuple)) or len(joined.elements) < 2:
+        elements = _join_elements(call)
+        if elements is None or len(elements) < 2:
             return None
-        values = [self._values.get(element.value) for element in joined.elements]
+        values = [self._values.get(element.value) for element in elements]
         copies = [v for v in values if isinstance(v, Dense) and v.copied is not None]
         if not copies or len(copies) < len(values) and any(v.rows for v in copies):
             return None
@@ -1115,6 +1114,8 @@ class FunctionFlow:
             joins = qualified in torch_ops.JOIN_FUNCTIONS and not index
             concatenated = self._concatenated_broadcasts(node) if joins else None
             copied = self._joined_copies(node) if joins and concatenated is None else None
+            if copied is not None:
+                return copied
             shaped_like = positional[0][1] if positional else None
             filled = (
                 shaped_like
@@ -1122,8 +1123,6 @@ class FunctionFlow:
                 and isinstance(shaped_like, Broadcast) and shaped_like.per_token
                 else None
             )
-            if copied is not None:
-                return copied
             return Dense(index=index, concatenated=concatenated, filled=filled)
         if qualified in torch_ops.ELEMENTWISE_FUNCTIONS:
             operands = [(a.value, v) for a, v in arguments]
@@ -1508,10 +1507,15 @@ def _copied_by_rows(operands: list[tuple[cst.BaseExpression, Value]]) -> Dense |
 def _copies_joined(copies: list[Dense]) -> Dense:
     """One tensor made from several whose rows repeat per token: the copied broadcasts
     joined, with a dim of features if any has one."""
-    merged = copies[0].copied
-    for other in copies[1:]:
-        merged = join(merged, other.copied)
+    merged = reduce(join, [v.copied for v in copies])
     return Dense(copied=merged, rows=any(v.rows for v in copies))  # type: ignore[arg-type]
+
+
+def _join_elements(call: cst.Call) -> Sequence[cst.BaseElement] | None:
+    """The elements of the literal list or tuple a join is given (`torch.cat([a, b], 1)`),
+    else None."""
+    joined = call.args[0].value if call.args and call.args[0].keyword is None else None
+    return joined.elements if isinstance(joined, (cst.List, cst.Tuple)) else None
 
 
 def _as_view(value: Value, *, keeps_rank: bool = False) -> Value:

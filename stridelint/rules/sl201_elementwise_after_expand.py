@@ -66,8 +66,9 @@ class ElementwiseAfterExpand(Rule):
     from a timestep per frame copied to every token of its frame
     (`t.unsqueeze(-1).expand(b, f, seq_len // f).reshape(b, -1)`, then sinusoids of it, also
     in a function of the module): it computes one identical output row per token (no fix: run
-    it before the expand, then let the add broadcast its result). A copy per batch row (`t.expand(latents.shape[0])`,
-    `x.expand(batch_size, -1, -1)`) is a few rows and is left alone.
+    it before the expand, then let the add broadcast its result). A copy per batch row
+    (`t.expand(latents.shape[0])`, `x.expand(batch_size, -1, -1)`) is a few rows and is left
+    alone.
 
     ## Why is this bad?
     An expanded tensor costs only its storage: `mask[:, None, None, :]` of a (b, s) mask
