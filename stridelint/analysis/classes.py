@@ -18,12 +18,15 @@ from functools import cached_property
 
 import libcst as cst
 
+from stridelint.analysis.literals import is_none
 from stridelint.analysis.names import dotted
 
 # Calling an nn.Module instance runs its forward.
 _CALLED = "forward"
 _MODULE_LISTS = frozenset({"ModuleList", "nn.ModuleList", "torch.nn.ModuleList"})
 _AMBIGUOUS = ""
+_PARAMETERS = frozenset({"Parameter", "nn.Parameter", "torch.nn.Parameter"})
+_PARAMETER_KINDS = ({"parameter"}, {"parameter", "none"})  # an optional parameter may be None
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,7 @@ class ClassTable:
                     self.methods[key] = Method(key, statement, bound)
                     self.owner[statement] = name
         self._submodules: dict[str, dict[str, tuple[str, bool]]] = {}  # read when asked
+        self._parameters: dict[str, frozenset[str]] = {}
 
     def names_a_method(self, name: str) -> bool:
         """Whether some module-level class defines a method `name`."""
@@ -101,6 +105,25 @@ class ClassTable:
         return (key, found[1]) if key is not None else None
 
 
+    def parameters(self, owner: str) -> frozenset[str]:
+        """The attributes that hold a parameter of class `owner`'s modules: those its `__init__`,
+        or a module-level base's, assigns only `nn.Parameter(...)` (or `None`, for an optional
+        one)."""
+        if owner not in self._parameters:
+            found: frozenset[str] = frozenset()
+            seen: set[str] = set()
+            pending = [owner]
+            while pending:
+                current = pending.pop(0)
+                if current in seen or current not in self._classes:
+                    continue
+                seen.add(current)
+                found |= _parameters(self._classes[current])
+                pending.extend(dotted(b.value) for b in self._classes[current].bases)
+            self._parameters[owner] = found
+        return self._parameters[owner]
+
+
 def _body(cls: cst.ClassDef) -> list[cst.BaseStatement]:
     body = cls.body
     return list(body.body) if isinstance(body, cst.IndentedBlock) else []
@@ -117,10 +140,7 @@ def _submodules(
     ...) for ...])`, `= nn.ModuleList(Block(...) for ...)`, and `= nn.ModuleList()` filled by
     `self.attribute.append(Block(...))`, anywhere in `__init__`; an attribute bound two ways
     maps to no class."""
-    init = next(
-        (s for s in _body(cls) if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"),
-        None,
-    )
+    init = _init(cls)
     found: dict[str, tuple[str, bool]] = {}
     if init is None:
         return found
@@ -160,6 +180,39 @@ def _submodules(
             only = next(iter(elements)) if len(elements) == 1 else None
             found[attribute] = (only, True) if only else (_AMBIGUOUS, False)
     return found
+
+
+def _parameters(cls: cst.ClassDef) -> frozenset[str]:
+    """The attributes `cls.__init__` assigns `nn.Parameter(...)` and nothing else but `None`."""
+    init = _init(cls)
+    if init is None:
+        return frozenset()
+    kinds: dict[str, set[str]] = {}  # attribute -> "parameter", "none", "other"
+    for node in _small_statements(init.body):
+        targets: list[cst.BaseExpression] = []
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets]
+        elif isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+            targets = [node.target]
+        for target in targets:
+            attribute = _self_attribute(target)
+            if attribute is not None:
+                kinds.setdefault(attribute, set()).add(_assigned_kind(node))
+    return frozenset(name for name, kind in kinds.items() if kind in _PARAMETER_KINDS)
+
+
+def _assigned_kind(node: cst.BaseSmallStatement) -> str:
+    value = node.value if isinstance(node, cst.Assign) else None
+    if isinstance(value, cst.Call) and dotted(value.func) in _PARAMETERS:
+        return "parameter"
+    return "none" if value is not None and is_none(value) else "other"
+
+
+def _init(cls: cst.ClassDef) -> cst.FunctionDef | None:
+    return next(
+        (s for s in _body(cls) if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"),
+        None,
+    )
 
 
 def _made(value: cst.BaseExpression, classes: dict[str, cst.ClassDef]) -> tuple[str, bool] | None:

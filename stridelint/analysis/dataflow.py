@@ -31,6 +31,7 @@ from stridelint.analysis.purity import writes_in_place
 from stridelint.analysis.scopes import function_scope
 from stridelint.analysis.strides import is_stride_call
 from stridelint.analysis.tree import children, descendants
+from stridelint.analysis.weights import holds_parameter
 from stridelint.analysis.values import (
     Broadcast,
     Dense,
@@ -1239,9 +1240,13 @@ class FunctionFlow:
         per_copy = not (
             isinstance(receiver, Broadcast) or grid or _made_from_a_number(receiver_node)
         ) and per_token.copies_per_token(one_dim, dims)
+        weights = receiver.weights if isinstance(receiver, Broadcast) else holds_parameter(
+            self.facts, receiver_node, self._statement, self._owner
+        )
         return Broadcast(
             State.DEFINITE, evidence, local=True, small=small, grid=grid, leading=leading,
             per_token=per_copy, rank=len(dims.nodes) if dims is not None else None,
+            weights=weights,
         )
 
     def _name_given(self, node: cst.BaseExpression) -> str | None:

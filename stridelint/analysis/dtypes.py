@@ -88,6 +88,25 @@ def cast_dtype(facts: ModuleFacts, node: cst.BaseExpression) -> str | None:
     return None
 
 
+def reads_target_at_runtime(
+    facts: ModuleFacts, cast: cst.Call, statement: cst.CSTNode | None
+) -> bool:
+    """Whether the dtype `cast` converts to is one the code reads at runtime (`x.dtype`,
+    `.type_as(x)`, a `dtype` argument), not one it names (`torch.float32`, `.float()`, a name
+    bound to `torch.bfloat16`)."""
+    target = cast_target(facts, cast, statement)
+    if isinstance(cast.func, cst.Attribute) and cast.func.attr.value == "type_as":
+        return target not in _ITEMSIZES
+    if target is None or target in _ITEMSIZES:
+        return False
+    dtype_arg = next((a.value for a in cast.args if _named_dtype(facts, a.value) == target), None)
+    if isinstance(dtype_arg, cst.Name):  # `dtype = torch.float32` earlier: a named dtype
+        found = reaching_assignment(facts, dtype_arg, statement)
+        if found is not None and _named_dtype(facts, found[0].value) in _ITEMSIZES:
+            return False
+    return True
+
+
 def _named_dtype(facts: ModuleFacts, node: cst.BaseExpression) -> str | None:
     """The dtype node names: canonical for `torch.float16`, else its code when it reads as a
     dtype (`x.dtype`, `compute_dtype`); None for anything else (`device`)."""

@@ -65,6 +65,10 @@ class Broadcast:
     # Its number of dims, where the expand spells each size (`x.expand(b, n, 6, -1)`: 4) and
     # every view since keeps it (`permute`, `transpose`, a move to a device); else None.
     rank: int | None = None
+    # Expanded from a parameter of the module whose method expands it (weights.py): in a model
+    # run in one dtype it has its activations' dtype, so a cast to a dtype read at runtime
+    # (`.to(hidden_states.dtype)`) usually returns it (a low-severity finding).
+    weights: bool = False
 
     @property
     def always_repeats(self) -> bool:
@@ -192,6 +196,7 @@ def join(left: Value, right: Value) -> Value:
             per_token=left.per_token and right.per_token,
             repeated=left.always_repeats and right.always_repeats,
             rank=left.rank if left.rank == right.rank else None,
+            weights=left.weights and right.weights,
         )
     if isinstance(left, Broadcast) or isinstance(right, Broadcast):
         broadcast = left if isinstance(left, Broadcast) else right
@@ -200,7 +205,7 @@ def join(left: Value, right: Value) -> Value:
             return _broadcast_or_concatenation(broadcast, other.concatenated)
         return Broadcast(
             State.POSSIBLE, broadcast.evidence, broadcast.local, broadcast.small, broadcast.grid,
-            leading=broadcast.leading, per_token=broadcast.per_token,
+            leading=broadcast.leading, per_token=broadcast.per_token, weights=broadcast.weights,
         )  # the other path's tensor may have any rank
     if isinstance(left, Dense) and isinstance(right, Dense):
         concatenated = None

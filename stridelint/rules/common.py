@@ -33,6 +33,7 @@ def strongest(values: Iterable[Broadcast]) -> Broadcast:
         all(v.small for v in values),
         all(v.grid for v in values),
         repeated=any(v.repeated for v in values),
+        weights=all(v.weights for v in values),
     )
 
 

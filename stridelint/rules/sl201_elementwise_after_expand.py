@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from stridelint.context import RuleContext
 
 cst = lazy_import("libcst")
+dtypes = lazy_import("stridelint.analysis.dtypes")
 names = lazy_import("stridelint.analysis.names")
 provenance = lazy_import("stridelint.analysis.provenance")
 per_token = lazy_import("stridelint.analysis.per_token")
@@ -157,7 +158,10 @@ class ElementwiseAfterExpand(Rule):
                 yield common.finding(
                     self.code, facts, sink.node, sink.statement, message, value,
                     _fix(facts, sink, result_uses),
-                    low=common.output_sized(flow, result_uses),
+                    low=(
+                        common.output_sized(flow, result_uses)
+                        or _cast_of_weights(facts, sink, value)
+                    ),
                 )
             for call in flow.per_token_calls.values():
                 if common.reported(facts, flow, call.value, ctx.scope):
@@ -187,6 +191,17 @@ def _repeated_only(value: Broadcast) -> bool:
     """Possibly a stride-0 view and otherwise a concatenation of broadcasts (`Broadcast.
     repeated`), made in another function: where its expands are is the caller's to say."""
     return value.state is State.POSSIBLE and value.repeated and not value.local
+
+
+def _cast_of_weights(facts: ModuleFacts, sink: Sink, value: Broadcast) -> str | None:
+    """A low-severity reason for a cast of a module's expanded parameter to a dtype the code
+    reads at runtime (`.to(hidden_states.dtype)`): in a model run in one dtype it returns the
+    parameter itself (weights.py)."""
+    if sink.kind != "cast" or not value.weights or not isinstance(sink.node, cst.Call):
+        return None
+    if not dtypes.reads_target_at_runtime(facts, sink.node, sink.statement):
+        return None
+    return "a cast of the module's own parameter to the dtype it reads at runtime, usually its own"
 
 
 def _dense_anyway(facts: ModuleFacts, result_uses: list[Use]) -> bool:

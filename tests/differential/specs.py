@@ -276,6 +276,18 @@ def registers_and_patches(draw):
     return SimpleNamespace(registers=registers), patches, dtype
 
 
+def weights_and_activations(attribute: str):
+    """(a stand-in module holding (L, C) weights as `attribute`, (B, L, C) activations)."""
+
+    def build(draw):
+        width = draw_size(draw)
+        weights = draw_tensor(draw, 2, 2, shape=(None, width))
+        hidden = draw_tensor(draw, 3, 3, shape=(None, weights.shape[0], width))
+        return SimpleNamespace(**{attribute: weights}), hidden
+
+    return arguments(build)
+
+
 DENSE = torch.zeros(2, 3)  # an operand the fixed code never reads (kernels are stubbed)
 
 
@@ -425,6 +437,10 @@ SPECS: dict[str, Spec] = {
     "SL201/register_tokens_joined": Spec(
         (Call("prepend_registers", arguments(registers_and_patches)),
          Call("scaled_registers", arguments(registers_and_patches)))
+    ),  # fmt: skip
+    "SL201/module_parameter_cast_to_its_activations_dtype_is_low_severity": Spec(
+        (Call("NullPrompt.upcast", weights_and_activations("null_prompt")),
+         Call("NullPrompt.table", weights_and_activations("sinusoids")))
     ),  # fmt: skip
     "SL101/alias_of_expanded": Spec((Call("busiest_row", rows(2)),)),
     "SL101/lambda_closes_over_broadcast_local": Spec((

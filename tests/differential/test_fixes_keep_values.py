@@ -39,6 +39,7 @@ from __future__ import annotations
 import functools
 import importlib.util
 import math
+import operator
 import sys
 import warnings
 from pathlib import Path
@@ -114,12 +115,18 @@ def _register_helper_module(name: str) -> None:
             sys.modules[dotted] = module
 
 
+def _function(module: ModuleType, call: Call):
+    """The function a call names: a module function, or `Class.method` called with a stand-in
+    for the instance as its first argument."""
+    return operator.attrgetter(call.function)(module)
+
+
 def run(module: ModuleType, call: Call, args: tuple):
     """(result, None) or (None, exception type)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            return getattr(module, call.function)(*args), None
+            return _function(module, call)(*args), None
         except Exception as error:  # noqa: BLE001 - any exception is a result to compare
             return None, type(error)
 
@@ -266,5 +273,8 @@ def test_specs_call_functions_that_exist():
         for path in (case.file(".before.py"), case.file(suffix)):
             module = load(path, spec)
             for call in spec.calls:
-                function = getattr(module, call.function, None)
+                try:
+                    function = _function(module, call)
+                except AttributeError:
+                    function = None
                 assert callable(function), f"{path.name} has no function {call.function}"
