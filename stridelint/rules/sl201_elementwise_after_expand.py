@@ -109,7 +109,10 @@ class ElementwiseAfterExpand(Rule):
 
     A same-dtype cast (`.bool()` of an expanded comparison) returns the tensor itself and
     is not reported. Nor is an op whose result must be dense: one written in place,
-    viewed with `.view`, or passed to a kernel without its strides.
+    viewed with `.view`, or passed to a kernel without its strides. A cast of a module's
+    own parameter, expanded, to a dtype the code reads at runtime (`.to(hidden.dtype)`,
+    `.type_as(x)`) is low severity: parameters are cast with their module, so in a model
+    run in one dtype it returns the parameter.
 
     ## Fix safety
     The values are the same: an elementwise op commutes with `expand`. What changes is the
