@@ -104,7 +104,6 @@ class ClassTable:
         key = self.method(found[0], _CALLED)
         return (key, found[1]) if key is not None else None
 
-
     def parameters(self, owner: str) -> frozenset[str]:
         """The attributes that hold a parameter of class `owner`'s modules: those its `__init__`,
         or a module-level base's, assigns only `nn.Parameter(...)` (or `None`, for an optional

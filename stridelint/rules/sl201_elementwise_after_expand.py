@@ -204,7 +204,10 @@ def _cast_of_weights(facts: ModuleFacts, sink: Sink, value: Broadcast) -> str | 
         return None
     if not dtypes.reads_target_at_runtime(facts, sink.node, sink.statement):
         return None
-    return "a cast of the module's own parameter to the dtype it reads at runtime, usually its own"
+    return (
+        "the module's own parameter, cast to a dtype read at runtime: in a model run in one "
+        "dtype, its own"
+    )
 
 
 def _dense_anyway(facts: ModuleFacts, result_uses: list[Use]) -> bool:
