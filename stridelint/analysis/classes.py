@@ -78,6 +78,14 @@ class ClassTable:
     def method(self, owner: str, name: str) -> str | None:
         """The key of the method `name` that `self.name(...)` runs in class `owner`: its own,
         else the first module-level base's that defines it (bases in order, depth first)."""
+        for current in self._lineage(owner):
+            key = f"{current}.{name}"
+            if key in self.methods:
+                return key
+        return None
+
+    def _lineage(self, owner: str) -> Iterator[str]:
+        """Class `owner` and its module-level bases, in order, depth first, each once."""
         seen: set[str] = set()
         pending = [owner]
         while pending:
@@ -85,11 +93,8 @@ class ClassTable:
             if current in seen or current not in self._classes:
                 continue
             seen.add(current)
-            key = f"{current}.{name}"
-            if key in self.methods:
-                return key
+            yield current
             pending[:0] = [dotted(b.value) for b in self._classes[current].bases]
-        return None
 
     def submodule(self, owner: str, attribute: str) -> tuple[str, bool] | None:
         """(the key of the `forward` that calling `self.attribute` runs, whether the attribute
@@ -109,17 +114,9 @@ class ClassTable:
         or a module-level base's, assigns only `nn.Parameter(...)` (or `None`, for an optional
         one)."""
         if owner not in self._parameters:
-            found: frozenset[str] = frozenset()
-            seen: set[str] = set()
-            pending = [owner]
-            while pending:
-                current = pending.pop(0)
-                if current in seen or current not in self._classes:
-                    continue
-                seen.add(current)
-                found |= _parameters(self._classes[current])
-                pending.extend(dotted(b.value) for b in self._classes[current].bases)
-            self._parameters[owner] = found
+            self._parameters[owner] = frozenset().union(
+                *(_parameters(self._classes[c]) for c in self._lineage(owner))
+            )
         return self._parameters[owner]
 
 
