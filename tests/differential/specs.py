@@ -35,7 +35,8 @@ GRID = (1, 1, 1)
 
 @dataclass(frozen=True)
 class Call:
-    """One way to call a case's module: `function(*args)` for args drawn from `arguments`.
+    """One way to call a case's module: `function(*args)` for args drawn from `arguments`
+    (`function` may be `Class.method`, given a stand-in for the instance as its first arg).
 
     `magnitude(*args)` is Σ|x| in float64 of the logical tensor the call reduces (or the
     analogous error scale for a product or a logsumexp, see its definition); it is needed only
