@@ -12,6 +12,7 @@ over N.
     python benchmarks/reduce_bench.py --summarize a.json b.json   # one summary over several runs
     python benchmarks/reduce_bench.py --quick    # tiny shapes; on CPU via Triton's interpreter
     python benchmarks/reduce_bench.py --autotune --compare-heuristic   # opt-in autotune vs heuristic
+    python benchmarks/reduce_bench.py --flush zero   # time as triton's do_bench (runs before session 20)
 
 The plan the kernel used is printed per row, and its first call (which compiles and, with
 --autotune, tunes the layout: stridelint/reference/reduce.py) is timed apart ("tune s").
@@ -43,6 +44,9 @@ QUICK_HOOK_ELEMENTS = 2**20
 # A compiled version "wins" a row when it is more than this much faster than the kernel.
 WIN_MARGIN = 0.02
 TARGET_OF_COPY = 0.85
+# How the timer empties L2 before each timed call (``Timer``), and the size of its buffers.
+FLUSHES = ("clean", "zero")
+FLUSH_BYTES = 2**28
 
 
 def parse_args(argv=None):
@@ -65,6 +69,10 @@ def parse_args(argv=None):
     parser.add_argument("--graph", action="store_true",
                         help="also time one call replayed from a CUDA graph (device time without host work) for "
                              "the kernel and the compiled modes in GRAPH_MODES")
+    parser.add_argument("--flush", default=FLUSHES[0], choices=FLUSHES,
+                        help="how L2 is emptied before each timed call: clean (default; the flush's own "
+                             "write-back done before timing) or zero (triton's do_bench, whose write-back the "
+                             "timed call pays)")
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args(argv)
     if args.no_compile:
@@ -75,20 +83,63 @@ def parse_args(argv=None):
 
 
 class Timer:
-    """Median time of a callable: triton.testing.do_bench on CUDA, wall clock on CPU."""
+    """Median time of a callable: device time on CUDA, L2 flushed before every timed call (as
+    triton.testing.do_bench times, warm-up and repeats chosen from a first estimate); wall clock
+    on CPU.
 
-    def __init__(self, device, quick):
-        self.device, self.quick = device, quick
+    Flushes (``FLUSHES``): "zero" is do_bench's own, zeroing a 256 MiB buffer. It leaves L2 full
+    of that buffer's dirty lines, so the timed call also pays for writing them back: on the H200
+    about 10 µs, a tenth of a 100-µs row but a hundredth of the 1-ms copy that sets copy
+    bandwidth (docs/kernel-benchmarks.md, session 20). "clean" then reads a second 256 MiB buffer,
+    so that write-back is done before the timer starts and the call starts with an L2 of clean
+    lines it does not read, as Nsight Compute's cache control does."""
+
+    def __init__(self, device, quick, flush="clean"):
+        self.device, self.quick, self.flush = device, quick, flush
+        self._buffers = None
 
     def __call__(self, fn) -> float:
         if self.device == "cuda":
-            from triton.testing import do_bench
-
-            return do_bench(fn, warmup=10 if self.quick else 25, rep=20 if self.quick else 100,
-                            return_mode="median") / 1e3
+            return self._device_seconds(fn, warmup_ms=10 if self.quick else 25, rep_ms=20 if self.quick else 100)
         from stridelint.reference.measure import median_seconds
 
         return median_seconds(fn, self.device, repeats=1 if self.quick else 5)
+
+    def _flush_l2(self, torch):
+        if self._buffers is None:
+            self._buffers = (torch.empty(FLUSH_BYTES // 4, dtype=torch.int32, device="cuda"),
+                             torch.zeros(FLUSH_BYTES // 4, dtype=torch.float32, device="cuda"),
+                             torch.empty((), dtype=torch.float32, device="cuda"))
+        zeroed, read, total = self._buffers
+        zeroed.zero_()
+        if self.flush == "clean":
+            torch.sum(read, out=total)
+
+    def _device_seconds(self, fn, warmup_ms, rep_ms) -> float:
+        import torch
+
+        fn()
+        torch.cuda.synchronize()
+        first, last = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        first.record()
+        for _ in range(5):
+            self._flush_l2(torch)
+            fn()
+        last.record()
+        torch.cuda.synchronize()
+        estimate_ms = max(first.elapsed_time(last) / 5, 1e-3)
+        for _ in range(max(1, int(warmup_ms / estimate_ms))):
+            fn()
+        repeats = max(1, int(rep_ms / estimate_ms))
+        starts = [torch.cuda.Event(enable_timing=True) for _ in range(repeats)]
+        ends = [torch.cuda.Event(enable_timing=True) for _ in range(repeats)]
+        for start, end in zip(starts, ends):
+            self._flush_l2(torch)
+            start.record()
+            fn()
+            end.record()
+        torch.cuda.synchronize()
+        return statistics.median(start.elapsed_time(end) for start, end in zip(starts, ends)) / 1e3
 
 
 def graph_seconds(torch, timer, fn) -> float:
@@ -381,8 +432,13 @@ def summarize(paths):
     rows = [row for result in results for row in result["reduce"]]
     copy = results[0]["copy_bytes_per_s"]
     modes = compiled_modes(rows)
+    # Runs before session 20 timed with triton's do_bench, whose flush is "zero".
+    flushes = sorted({result.get("flush", "zero") for result in results})
+    if len(flushes) > 1:
+        sys.exit(f"these runs emptied L2 in different ways ({', '.join(flushes)}): summarize them apart")
     print(f"device: {results[0]['device']} | torch {results[0]['torch']} | triton {results[0]['triton']}")
-    print(f"device copy bandwidth (read + write): {copy / 1e9:.0f} GB/s (first file)\n")
+    print(f"device copy bandwidth (read + write): {copy / 1e9:.0f} GB/s (first file); "
+          f"L2 flush: {flushes[0]}\n")
     print(reduce_header(modes))
     for row in rows:
         print(reduce_table_line(row, copy, modes))
@@ -405,12 +461,12 @@ def main(argv=None):
         os.environ["TRITON_INTERPRET"] = "1"
     import triton
 
-    timer = Timer(device, args.quick)
+    timer = Timer(device, args.quick, args.flush)
     started = time.perf_counter()
     device_name = torch.cuda.get_device_name() if device == "cuda" else platform.processor() or "cpu"
     copy_bytes_per_s = copy_bandwidth(torch, device, timer, args.quick)
     print(f"device: {device_name} | torch {torch.__version__} | triton {triton.__version__}")
-    print(f"device copy bandwidth (read + write): {copy_bytes_per_s / 1e9:.0f} GB/s\n")
+    print(f"device copy bandwidth (read + write): {copy_bytes_per_s / 1e9:.0f} GB/s; L2 flush: {args.flush}\n")
     modes = args.compile_modes if device == "cuda" else []
     print(reduce_header(modes), flush=True)
     reduce_rows, hook_reports = [], []
@@ -419,7 +475,7 @@ def main(argv=None):
         if args.json:
             args.json.write_text(json.dumps({
                 "device": device_name, "torch": torch.__version__, "triton": triton.__version__,
-                "copy_bytes_per_s": copy_bytes_per_s, "reduce": reduce_rows, "hook": hook_reports,
+                "copy_bytes_per_s": copy_bytes_per_s, "flush": args.flush, "reduce": reduce_rows, "hook": hook_reports,
                 "elapsed_s": time.perf_counter() - started, "complete": complete,
             }, indent=2))
 

@@ -867,11 +867,13 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=1, help="time each variant this many times, interleaved")
     parser.add_argument("--host", action="store_true", help="also time the host side of one call")
     parser.add_argument("--graph", action="store_true", help="also time one call replayed from a CUDA graph")
+    parser.add_argument("--flush", default=bench.FLUSHES[0], choices=bench.FLUSHES,
+                        help="how L2 is emptied before each timed call (reduce_bench.Timer)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
-    timer = bench.Timer("cuda", quick=False)
+    timer = bench.Timer("cuda", quick=False, flush=args.flush)
     copy = bench.copy_bandwidth(torch, "cuda", timer, quick=False)
-    print(f"copy bandwidth {copy / 1e9:.0f} GB/s", flush=True)
+    print(f"copy bandwidth {copy / 1e9:.0f} GB/s; L2 flush: {args.flush}", flush=True)
     rows = []
     for case_set in args.cases:
         variants = {name: overrides for name, overrides in VARIANT_SETS[case_set].items()
