@@ -113,7 +113,7 @@ class Timer:
         zeroed, read, total = self._buffers
         zeroed.zero_()
         if self.flush == "clean":
-            torch.sum(read, out=total)
+            torch.sum(read, dim=0, out=total)
 
     def _device_seconds(self, fn, warmup_ms, rep_ms) -> float:
         import torch
