@@ -82,12 +82,23 @@ FLOATS = st.sampled_from([torch.float16, torch.bfloat16, torch.float32, torch.fl
 MASK_DTYPES = st.sampled_from([torch.bool, torch.int32, torch.int64, torch.float32])
 
 
-def assert_same(expected: torch.Tensor, actual: torch.Tensor, *, strides: bool) -> None:
+def assert_same(
+    expected: torch.Tensor,
+    actual: torch.Tensor,
+    *,
+    strides: bool,
+    rtol: float = 0.0,
+    atol: float = 0.0,
+) -> None:
     """Equal values, dtype and shape; with `strides`, also the strides of every dim of size
-    > 1 (a size-1 dim's stride is arbitrary, semantics §3.1)."""
+    > 1 (a size-1 dim's stride is arbitrary, semantics §3.1). `rtol`, `atol`: the values may
+    differ by that much instead (stated where a case passes them), never in dtype or shape."""
     assert actual.dtype == expected.dtype
     assert actual.shape == expected.shape
-    assert torch.equal(actual, expected), (expected, actual)
+    if rtol or atol:
+        torch.testing.assert_close(actual, expected, rtol=rtol, atol=atol, equal_nan=True)
+    else:
+        assert torch.equal(actual, expected), (expected, actual)
     if strides:
         keep = [d for d, n in enumerate(expected.shape) if n > 1]
         assert [actual.stride(d) for d in keep] == [expected.stride(d) for d in keep]

@@ -30,10 +30,24 @@ from tests.differential_hoist_copy.support import (
 SIZE = st.integers(1, 5)
 
 
-def _compare(case: str, run) -> None:
+def _compare(case: str, run, **tolerance) -> None:
     expected = run(load("SL201", case, "before"))
     for suffix, module in fixed_variants("SL201", case):
-        assert_same(expected, run(module), strides=suffix == "after")
+        assert_same(expected, run(module), strides=suffix == "after", **tolerance)
+
+
+def _one_ulp_of_the_op(dtype: torch.dtype, summed_magnitude: float | None = None) -> dict:
+    """How far a result may move when a transcendental op, hoisted before its expand, runs on
+    fewer elements: CPU kernels compute a long row with vector code and a short one with scalar
+    libm, and the two may round one input differently by an ulp (why the rule marks these fixes
+    unsafe). One ulp of the op's value, then a rounding of the product it feeds each way: 3 eps
+    relative (absolute below the smallest normal). Where products of it are summed and may
+    cancel (a rotation), the bound is absolute: 4 eps times `summed_magnitude`, the largest sum
+    of the factors' magnitudes (the op's values are at most 1 there)."""
+    finfo = torch.finfo(dtype)
+    if summed_magnitude is not None:
+        return {"rtol": 0.0, "atol": 4 * finfo.eps * summed_magnitude + finfo.tiny}
+    return {"rtol": 3 * finfo.eps, "atol": finfo.tiny}
 
 
 @EXAMPLES
@@ -74,7 +88,11 @@ def test_where_two_expanded_operands(data, rows, cols, dtype):
 def test_functional_softplus_of_expanded(data, tokens, dim, dtype):
     gate = data.draw(laid_out((dim,), dtype))
     hidden = data.draw(laid_out((tokens, dim), dtype))
-    _compare("functional_softplus_of_expanded", lambda m: m.gate_scale(gate, hidden))
+    _compare(
+        "functional_softplus_of_expanded",
+        lambda m: m.gate_scale(gate, hidden),
+        **_one_ulp_of_the_op(dtype),
+    )
 
 
 @EXAMPLES
@@ -123,13 +141,13 @@ def _kernel(module, name, fn):
         setattr(module, name, real)
 
 
-def _compare_with_kernel(case: str, kernel: str, fn, run) -> None:
+def _compare_with_kernel(case: str, kernel: str, fn, run, **tolerance) -> None:
     before = load("SL201", case, "before")
     with _kernel(before, kernel, fn):
         expected = run(before)
     for suffix, module in fixed_variants("SL201", case):
         with _kernel(module, kernel, fn):
-            assert_same(expected, run(module), strides=suffix == "after")
+            assert_same(expected, run(module), strides=suffix == "after", **tolerance)
 
 
 @EXAMPLES
@@ -152,6 +170,7 @@ def test_rotary_cos_sin_of_expanded_angle(data, rows, half, seed):
     _compare_with_kernel(
         "rotary_cos_sin_of_expanded_angle", "_rotate_kernel", _rotate_cos_sin,
         lambda m: m.rotate_rows(x, angle),
+        **_one_ulp_of_the_op(torch.float32, summed_magnitude=2 * x.abs().max().item()),
     )  # fmt: skip
 
 
