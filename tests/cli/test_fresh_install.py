@@ -88,7 +88,7 @@ NOT_RUN_HERE = {
     "pip install .": "the first half of the README's install command, which runs here",
     "pip install '.[kernels]'": "installs torch and triton; .ci/run installs the kernels extra "
                                 "(torch pinned to the CPU build) and runs the kernel tests",
-    "pip install torch==2.13.0 && pip install -e '.[test,kernels]' && python -m pytest -q":
+    "pip install torch==2.13.0 && pip install -e '.[test,kernels]' && python -m pytest -q -n auto":
         "the test suite itself: .ci/run runs exactly this",
 }
 
