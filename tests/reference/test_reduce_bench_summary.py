@@ -1,32 +1,18 @@
 """reduce_bench's summary of earlier runs says how L2 was emptied before each timed call, and
 will not put runs timed under different flushes into one table (their times differ by the
-flush's write-back, about 10 µs a row on an H200: docs/kernel-benchmarks.md, session 20)."""
+flush's write-back, about 10 µs a row: docs/kernel-benchmarks.md, session 20)."""
 
-import importlib
 import json
-import sys
-from pathlib import Path
 
 import pytest
-
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-@pytest.fixture(scope="module")
-def reduce_bench():
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        yield importlib.import_module("reduce_bench")
-    finally:
-        sys.path.remove(str(BENCHMARKS))
 
 
 def _run(tmp_path, name, flush=None):
     row = {"shape": [2, 4, 32], "dim": 0, "dtype": "fp16", "mask": "bcast_n", "bytes": 1000,
            "max_error": 0.0, "correct": True, "tune_s": 0.1, "plan": "64x64 w16 u2 s1",
            "kernel_s": 1e-6, "kernel_bytes_per_s": 1e9, "fraction_of_copy": 0.5}
-    result = {"device": "test", "torch": "x", "triton": "y", "copy_bytes_per_s": 2e9, "reduce": [row],
-              "hook": []}
+    result = {"device": "test", "torch": "x", "triton": "y", "copy_bytes_per_s": 2e9,
+              "reduce": [row], "hook": []}
     if flush is not None:
         result["flush"] = flush
     path = tmp_path / name

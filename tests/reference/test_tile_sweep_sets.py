@@ -2,21 +2,6 @@
 the kernel changes (benchmarks/tile_sweep.py; it needs a GPU, this check does not)."""
 
 import importlib
-import sys
-from pathlib import Path
-
-import pytest
-
-BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-@pytest.fixture(scope="module")
-def tile_sweep():
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        yield importlib.import_module("tile_sweep")
-    finally:
-        sys.path.remove(str(BENCHMARKS))
 
 
 def test_every_case_set_has_its_variants(tile_sweep):
