@@ -12,7 +12,7 @@ over N.
     python benchmarks/reduce_bench.py --summarize a.json b.json   # one summary over several runs
     python benchmarks/reduce_bench.py --quick    # tiny shapes; on CPU via Triton's interpreter
     python benchmarks/reduce_bench.py --autotune --compare-heuristic   # opt-in autotune vs heuristic
-    python benchmarks/reduce_bench.py --flush zero   # time as triton's do_bench (runs before session 20)
+    python benchmarks/reduce_bench.py --flush zero   # as triton's do_bench (runs before session 20)
 
 The plan the kernel used is printed per row, and its first call (which compiles and, with
 --autotune, tunes the layout: stridelint/reference/reduce.py) is timed apart ("tune s").
@@ -70,9 +70,9 @@ def parse_args(argv=None):
                         help="also time one call replayed from a CUDA graph (device time without host work) for "
                              "the kernel and the compiled modes in GRAPH_MODES")
     parser.add_argument("--flush", default=FLUSHES[0], choices=FLUSHES,
-                        help="how L2 is emptied before each timed call: clean (default; the flush's own "
-                             "write-back done before timing) or zero (triton's do_bench, whose write-back the "
-                             "timed call pays)")
+                        help="how L2 is emptied before each timed call: clean (default; the "
+                             "flush's own write-back done before timing) or zero (triton's "
+                             "do_bench, whose write-back the timed call pays)")
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args(argv)
     if args.no_compile:
@@ -88,11 +88,12 @@ class Timer:
     on CPU.
 
     Flushes (``FLUSHES``): "zero" is do_bench's own, zeroing a 256 MiB buffer. It leaves L2 full
-    of that buffer's dirty lines, so the timed call also pays for writing them back: on the H200
-    about 10 µs, a tenth of a 100-µs row but a hundredth of the 1-ms copy that sets copy
-    bandwidth (docs/kernel-benchmarks.md, session 20). "clean" then reads a second 256 MiB buffer,
-    so that write-back is done before the timer starts and the call starts with an L2 of clean
-    lines it does not read, as Nsight Compute's cache control does."""
+    of that buffer's dirty lines, so the timed call also pays for writing them back: 7-12 µs a
+    row on an H100 (Nsight Compute, which writes L2 back first, saw the same gap on the H200), a
+    tenth of a 100-µs row but a hundredth of the 1-ms copy that sets copy bandwidth
+    (docs/kernel-benchmarks.md, session 20). "clean" then reads a second 256 MiB buffer, so that
+    write-back is done before the timer starts and the call starts with an L2 of clean lines it
+    does not read, as Nsight Compute's cache control does."""
 
     def __init__(self, device, quick, flush="clean"):
         self.device, self.quick, self.flush = device, quick, flush
@@ -100,7 +101,8 @@ class Timer:
 
     def __call__(self, fn) -> float:
         if self.device == "cuda":
-            return self._device_seconds(fn, warmup_ms=10 if self.quick else 25, rep_ms=20 if self.quick else 100)
+            return self._device_seconds(fn, warmup_ms=10 if self.quick else 25,
+                                        rep_ms=20 if self.quick else 100)
         from stridelint.reference.measure import median_seconds
 
         return median_seconds(fn, self.device, repeats=1 if self.quick else 5)
@@ -435,7 +437,8 @@ def summarize(paths):
     # Runs before session 20 timed with triton's do_bench, whose flush is "zero".
     flushes = sorted({result.get("flush", "zero") for result in results})
     if len(flushes) > 1:
-        sys.exit(f"these runs emptied L2 in different ways ({', '.join(flushes)}): summarize them apart")
+        sys.exit(f"these runs emptied L2 in different ways ({', '.join(flushes)}): "
+                 "summarize them apart")
     print(f"device: {results[0]['device']} | torch {results[0]['torch']} | triton {results[0]['triton']}")
     print(f"device copy bandwidth (read + write): {copy / 1e9:.0f} GB/s (first file); "
           f"L2 flush: {flushes[0]}\n")
@@ -466,7 +469,8 @@ def main(argv=None):
     device_name = torch.cuda.get_device_name() if device == "cuda" else platform.processor() or "cpu"
     copy_bytes_per_s = copy_bandwidth(torch, device, timer, args.quick)
     print(f"device: {device_name} | torch {torch.__version__} | triton {triton.__version__}")
-    print(f"device copy bandwidth (read + write): {copy_bytes_per_s / 1e9:.0f} GB/s; L2 flush: {args.flush}\n")
+    print(f"device copy bandwidth (read + write): {copy_bytes_per_s / 1e9:.0f} GB/s; "
+          f"L2 flush: {args.flush}\n")
     modes = args.compile_modes if device == "cuda" else []
     print(reduce_header(modes), flush=True)
     reduce_rows, hook_reports = [], []
@@ -475,7 +479,8 @@ def main(argv=None):
         if args.json:
             args.json.write_text(json.dumps({
                 "device": device_name, "torch": torch.__version__, "triton": triton.__version__,
-                "copy_bytes_per_s": copy_bytes_per_s, "flush": args.flush, "reduce": reduce_rows, "hook": hook_reports,
+                "copy_bytes_per_s": copy_bytes_per_s, "flush": args.flush,
+                "reduce": reduce_rows, "hook": hook_reports,
                 "elapsed_s": time.perf_counter() - started, "complete": complete,
             }, indent=2))
 
