@@ -6,8 +6,9 @@ the shipped choice and ``before`` approximates the layout of the kernel before t
 row per program for row tiles, 128 x 128 column tiles for long reduced dims, no split, no mask
 prefetch, no unrolling). Times are medians of reduce_bench's timer (do_bench's protocol, L2
 emptied before each call as --flush says); "of copy" is bytes to move
-(benchmarks/reduce_bench.py) over copy bandwidth. The kernel's autotune is switched off here: each variant times the heuristic plan
-its constants give (the autotune's own candidates are listed in reduce.py's *_CANDIDATES).
+(benchmarks/reduce_bench.py) over copy bandwidth. The kernel's autotune is switched off here:
+each variant times the heuristic plan its constants give (the autotune's own candidates are
+listed in reduce.py's *_CANDIDATES).
 
     python benchmarks/tile_sweep.py [--cases rows columns short] [--json out.json]   # needs CUDA
     python benchmarks/tile_sweep.py --cases misses --rounds 3 --host --graph   # judge the noise too
