@@ -12,6 +12,7 @@ nothing shadows them, else imported by the fix under a name nothing else uses.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterator
 
@@ -333,12 +334,26 @@ def _helper_state(
         return "taken"
     if not scopes.is_top_level(bindings[0].statement):
         return "taken"
-    existing = " ".join(facts.module.code_for_node(bindings[0].node).split())
+    existing = _definition_words(facts, bindings[0].node)
     for template in (_TEMPLATES[kind], _LEGACY[kind]):
         expected = _render(facts, template, name=candidate, **aliases)
         if existing == " ".join(expected.split()):
             return "ours"
     return "taken"
+
+
+# A helper's definition as words, by module: generating a definition's code costs more than
+# the rest of a fix, and every fix of a pass asks about the same few definitions.
+_DEFINITIONS: weakref.WeakKeyDictionary[ModuleFacts, dict[cst.CSTNode, str]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _definition_words(facts: ModuleFacts, definition: cst.CSTNode) -> str:
+    known = _DEFINITIONS.setdefault(facts, {})
+    if definition not in known:
+        known[definition] = " ".join(facts.module.code_for_node(definition).split())
+    return known[definition]
 
 
 def _render(facts: ModuleFacts, template: str, **names: str) -> str:
