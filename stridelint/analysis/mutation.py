@@ -11,6 +11,7 @@ around either point, whose other iterations run in between too.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
@@ -85,12 +86,12 @@ def changes(
     nothing (a fix's own helpers)."""
     if scopes.uses_dynamic_scope(owner):
         return "the function calls `locals`, `vars`, `eval` or `exec`"
-    covered = [n for n in walk(owner.node) if isinstance(n, (cst.Call, cst.Yield, cst.Await))]
-    covered = [n for n in covered if region.covers(facts.span(n))]
+    calls, stores = _actions(facts, owner.node)
+    covered = [n for n in calls if region.covers(facts.span(n))]
     if any(isinstance(n, (cst.Yield, cst.Await)) for n in covered):
         return "the function yields or awaits in between, and its caller may change anything"
     unknown = [n for n in covered if not _known_pure(facts, scopes, n, pure)]
-    unknown += [n for n in _stores(owner.node) if region.covers(facts.span(n))]
+    unknown += [n for n in stores if region.covers(facts.span(n))]
     for name in names:
         binding = scopes.lookup(owner, name)
         if binding is None:
@@ -172,18 +173,29 @@ def _known_pure(facts: ModuleFacts, scopes: Scopes, call: cst.CSTNode, pure: fro
     return _pure_callee(facts, scopes, call) is not None
 
 
-def _stores(root: cst.CSTNode) -> list[cst.CSTNode]:
-    """Item and attribute assignments, and augmented assignments to them: writes into some
-    object (the target's own names are checked as uses)."""
-    found = []
-    for node in walk(root):
-        if isinstance(node, cst.AssignTarget) and not isinstance(node.target, cst.Name):
-            found.append(node)
-        elif isinstance(node, cst.AugAssign) and not isinstance(node.target, cst.Name):
-            found.append(node)
-        elif isinstance(node, cst.Del) and not isinstance(node.target, cst.Name):
-            found.append(node)
-    return found
+_Actions = tuple[list[cst.CSTNode], list[cst.CSTNode]]
+_STORES = (cst.AssignTarget, cst.AugAssign, cst.Del)
+# A function's calls and stores, by module: every fix of a pass asks about the same few
+# functions, once for each value it reads again.
+_ACTIONS: weakref.WeakKeyDictionary[ModuleFacts, dict[cst.CSTNode, _Actions]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _actions(facts: ModuleFacts, root: cst.CSTNode) -> _Actions:
+    """The calls, yields and awaits under `root`; and its item and attribute assignments,
+    augmented assignments and deletions: writes into some object (the target's own names are
+    checked as uses)."""
+    known = _ACTIONS.setdefault(facts, {})
+    if root not in known:
+        calls, stores = [], []
+        for node in walk(root):
+            if isinstance(node, (cst.Call, cst.Yield, cst.Await)):
+                calls.append(node)
+            elif isinstance(node, _STORES) and not isinstance(node.target, cst.Name):
+                stores.append(node)
+        known[root] = (calls, stores)
+    return known[root]
 
 
 def use_changes(
