@@ -304,8 +304,7 @@ def fix_text(source: SourceText, config: Config, path: Path | None, unsafe: bool
         )
         if not accepted:
             break
-        current = SourceText(apply_edits(current.text, [e for f in accepted for e in f.edits]),
-                             source.encoding)
+        current = SourceText(apply_edits(current.text, _edits_of(accepted)), source.encoding)
         fixed += len(accepted)
         result = lint_text(current, config, path)
     return FixOutcome(current.text, fixed, result.findings, errors + result.internal_errors)
@@ -320,14 +319,22 @@ def _overlaps(a: Edit, b: Edit) -> bool:
 
 
 def _non_overlapping(fixes: list[Fix]) -> list[Fix]:
+    """Fixes whose edits overlap no edit of a fix chosen before them, except a shared edit
+    identical to one taken (the import or helper several fixes add), which is made once."""
     chosen: list[Fix] = []
-    taken: list[Edit] = []
+    taken: dict[Edit, None] = {}
     for fix in sorted(fixes, key=lambda f: min(e.start for e in f.edits)):
-        if any(_overlaps(edit, other) for edit in fix.edits for other in taken):
+        new = [edit for edit in fix.edits if not (edit.shared and edit in taken)]
+        if any(_overlaps(edit, other) for edit in new for other in taken):
             continue
         chosen.append(fix)
-        taken.extend(fix.edits)
+        taken.update(dict.fromkeys(new))
     return chosen
+
+
+def _edits_of(fixes: list[Fix]) -> list[Edit]:
+    """The fixes' edits, each edit that several fixes share once."""
+    return list(dict.fromkeys(edit for fix in fixes for edit in fix.edits))
 
 
 def _parses(text: str) -> bool:
@@ -342,13 +349,13 @@ def _parses(text: str) -> bool:
 
 def _apply_checked(text: str, fixes: list[Fix]) -> tuple[list[Fix], list[Fix]]:
     """Apply all fixes if the result parses; otherwise find the ones that break the code."""
-    if _parses(apply_edits(text, [e for f in fixes for e in f.edits])):
+    if _parses(apply_edits(text, _edits_of(fixes))):
         return fixes, []
     accepted: list[Fix] = []
     rejected: list[Fix] = []
     for fix in fixes:
         candidate = accepted + [fix]
-        if _parses(apply_edits(text, [e for f in candidate for e in f.edits])):
+        if _parses(apply_edits(text, _edits_of(candidate))):
             accepted.append(fix)
         else:
             rejected.append(fix)

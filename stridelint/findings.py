@@ -34,6 +34,9 @@ class Edit:
     content: str
     start_position: Position
     end_position: Position
+    # An addition several fixes may make alike (an import, a helper definition): fixes that
+    # share it apply in one round, and it is made once.
+    shared: bool = False
 
 
 @dataclass(frozen=True)

@@ -161,7 +161,7 @@ def _in_cell(finding: Finding, segments: list[_Segment]) -> tuple[_Segment, Find
         # The edits in this cell, shown against its text; `--fix` applies all of them.
         edits = tuple(
             Edit(e.start - home.start, e.end - home.start, e.content,
-                 _moved(e.start_position, home), _moved(e.end_position, home))
+                 _moved(e.start_position, home), _moved(e.end_position, home), e.shared)
             for e in fix.edits
             if _where(segments, e.start_position.row) is home
         )  # fmt: skip

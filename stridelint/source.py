@@ -49,8 +49,8 @@ class SourceText:
     def line_of(self, offset: int) -> int:
         return bisect.bisect_right(self.line_starts, offset)
 
-    def edit(self, start: int, end: int, content: str) -> Edit:
-        return Edit(start, end, content, self.position(start), self.position(end))
+    def edit(self, start: int, end: int, content: str, *, shared: bool = False) -> Edit:
+        return Edit(start, end, content, self.position(start), self.position(end), shared)
 
     def encode(self, text: str) -> bytes:
         return text.encode(self.encoding)

@@ -164,3 +164,24 @@ def test_a_pooled_run_gives_the_serial_reports_and_leaves_the_collector_as_it_wa
     assert [(r.path, r.findings) for r in pooled] == [(r.path, r.findings) for r in serial]
     assert sum(len(r.findings) for r in pooled) == 7
     assert gc.get_freeze_count() == 0
+
+
+TWO_COUNTS = FIXABLE + "\n\ndef total(y, n):\n    f = y.expand(n, -1)\n    return (f > 0).sum()\n"
+
+
+def test_fixes_that_add_the_same_import_and_helper_apply_in_one_round(
+    tmp_path, config, monkeypatch
+):
+    """Each fix adds `import math` and the counting helper; made once, they do not make the
+    fixes overlap, so one round applies both and a second finds nothing left."""
+    rounds = []
+    lint_text = engine.lint_text
+    monkeypatch.setattr(engine, "lint_text", lambda *a: rounds.append(1) or lint_text(*a))
+    path = tmp_path / "m.py"
+    path.write_text(TWO_COUNTS)
+    report = check_file(path, config, FIX)
+    fixed = path.read_text()
+    assert report.fixed_count == 2 and not report.findings
+    assert len(rounds) == 2
+    assert fixed.count("import math\n") == 1 and fixed.count("def _count_true(") == 1
+    assert fixed.count("_count_true(") == 3

@@ -389,7 +389,7 @@ def module_edits(
         line = _import_line("math", names.math.name, newline)
         stdlib_offset = _first_import(facts)
         if stdlib_offset is not None:  # the standard library goes first, as isort has it
-            yield facts.source.edit(stdlib_offset, stdlib_offset, line)
+            yield facts.source.edit(stdlib_offset, stdlib_offset, line, shared=True)
         else:
             imports.append(line)
     uses_torch = any(kind in pasted for kind in ("narrow", "repeated_sum", "count_true"))
@@ -410,7 +410,7 @@ def module_edits(
         text = "".join(imports) + spacer + defined
     else:
         text = lead + "".join(imports) + "".join(f"{newline}{newline}{h}" for h in helpers)
-    yield facts.source.edit(offset, offset, text)
+    yield facts.source.edit(offset, offset, text, shared=True)
 
 
 def _import_line(module: str, name: str, newline: str) -> str:
