@@ -19,7 +19,7 @@ from typing import Any
 from stridelint import __version__
 from stridelint.findings import Applicability, Edit, Evidence, Finding, Fix, Position
 
-FORMAT = 3
+FORMAT = 4  # 4: an edit records whether several fixes may share it
 CACHE_DIR_NAME = ".stridelint_cache"
 
 
@@ -119,7 +119,8 @@ def _encode(finding: Finding) -> dict[str, Any]:
             "applicability": fix.applicability.value,
             "message": fix.message,
             "edits": [
-                [e.start, e.end, e.content, _position(e.start_position), _position(e.end_position)]
+                [e.start, e.end, e.content, _position(e.start_position),
+                 _position(e.end_position), e.shared]
                 for e in fix.edits
             ],
         },
@@ -165,8 +166,8 @@ def _finding(item: dict[str, Any]) -> Finding:
             Applicability(fix["applicability"]),
             _str(fix["message"]),
             tuple(
-                Edit(_int(s), _int(e), _str(c), _pos(sp), _pos(ep))
-                for s, e, c, sp, ep in fix["edits"]
+                Edit(_int(s), _int(e), _str(c), _pos(sp), _pos(ep), _bool(shared))
+                for s, e, c, sp, ep, shared in fix["edits"]
             ),
         ),
     )
