@@ -210,7 +210,9 @@ ENTRY_DAMAGE = {
     "code not a string": _edited(lambda d: d["findings"][0].update(code=101)),
     "row not an int": _edited(lambda d: d["findings"][0].update(start=["6", 13])),
     "bad applicability": _edited(lambda d: d["findings"][0]["fix"].update(applicability="maybe")),
-    "edit flag not a bool": _edited(lambda d: d["findings"][0]["fix"]["edits"][0].__setitem__(5, 1)),
+    "edit flag not a bool": _edited(
+        lambda d: d["findings"][0]["fix"]["edits"][0].__setitem__(5, 1)
+    ),
     "finding without fields": _edited(lambda d: d.update(findings=[{"code": "SL101"}])),
 }
 
