@@ -135,9 +135,6 @@ class _ModuleContext:
     # Fresh names of the narrowings inserted at one offset: fixes that insert there overlap,
     # so one round applies only one of them, and they may share the names.
     narrowings: dict[tuple[int, str], tuple[list[str], str]] = field(default_factory=dict)
-    # The module's own helpers, by the `helper-module` setting (found once per pass: each
-    # lookup renders and compares every helper definition).
-    own_helpers: dict[str | None, frozenset[str]] = field(default_factory=dict)
 
 
 _CONTEXTS: weakref.WeakKeyDictionary[ModuleFacts, _ModuleContext] = weakref.WeakKeyDictionary()
@@ -1115,10 +1112,7 @@ def _check_dim_reads(plan: _Plan) -> None:
 
 def _helper_names(plan: _Plan) -> frozenset[str]:
     """The module's own narrow-and-rescale helpers (from earlier fixes): they change nothing."""
-    found, helper_module = plan.context.own_helpers, plan.style.helper_module
-    if helper_module not in found:
-        found[helper_module] = helpers.own_helpers(plan.facts, plan.context.scopes, helper_module)
-    return found[helper_module]
+    return helpers.own_helpers(plan.facts, plan.context.scopes, plan.style.helper_module)
 
 
 # ---- names -------------------------------------------------------------------------------
