@@ -107,6 +107,19 @@ class ModuleFacts:
         method = self.classes.methods.get(key)
         return (method.func, method.bound) if method is not None else None
 
+    def parameter_bound(
+        self, site: CallSite, key: int | str | None
+    ) -> tuple[cst.FunctionDef, str] | None:
+        """(the module function `site` calls, the parameter its argument `key` binds); None
+        when it calls no module function or `key` names no parameter (a `*splat` position)."""
+        found = self.callee(site.callee)
+        if found is None or key is None:
+            return None
+        callee, bound = found
+        params = [p.name.value for p in param_evidence.parameters(callee)][int(bound) :]
+        name = params[key] if isinstance(key, int) and key < len(params) else key
+        return (callee, name) if isinstance(name, str) and name in params else None
+
     # ---- positions and text -----------------------------------------------------------
 
     @cached_property
@@ -614,18 +627,13 @@ def _broadcast_arguments(
     call, the parameter, the argument's code, its value)."""
     for flow in flows.values():
         for site in flow.calls.values():
-            found = facts.callee(site.callee)
-            if found is None:
-                continue
-            callee, bound = found
-            params = [p.name.value for p in param_evidence.parameters(callee)][int(bound) :]
             for key, expr, value in site.arguments:
-                name = params[key] if isinstance(key, int) and key < len(params) else key
                 carried = repeated_parts(value) is not None or (
                     isinstance(value, Dense) and value.copied is not None
                 )
-                if carried and isinstance(name, str) and name in params:
-                    yield flow, site, name, expr, value
+                bound = facts.parameter_bound(site, key) if carried else None
+                if bound is not None:
+                    yield flow, site, bound[1], expr, value
 
 
 def _changed(before: dict, after: dict) -> set:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from stridelint.analysis import torch_ops
-from stridelint.analysis.bindings import loads_after
+from stridelint.analysis.bindings import loads_after, reads_the_parameter, statement_of
 from stridelint.analysis.purity import (
     READING_BUILTINS,
     only_reads_arguments,
@@ -27,7 +27,7 @@ from stridelint.analysis.strides import is_stride_call
 from stridelint.analysis.tree import walk
 
 if TYPE_CHECKING:
-    from stridelint.analysis.dataflow import FunctionFlow
+    from stridelint.analysis.dataflow import CallSite, FunctionFlow
     from stridelint.analysis.module import ModuleFacts
 
 READ = "read"  # reads it through its strides, whatever they are (elementwise op, reduction)
@@ -183,9 +183,10 @@ _COMPREHENSIONS = {
 
 
 class _UseWalker:
-    def __init__(self, facts: ModuleFacts, flow: FunctionFlow) -> None:
+    def __init__(self, facts: ModuleFacts, flow: FunctionFlow, *, into_calls: bool = True) -> None:
         self.facts = facts
         self.flow = flow
+        self.into_calls = into_calls  # look into the module functions it is passed to
         self.parents = facts.parents
         self.uses: list[Use] = []
         self._followed: set[tuple[str, cst.CSTNode]] = set()
@@ -305,6 +306,11 @@ class _UseWalker:
             else:
                 self.add(call, DENSE, f"`{kernel}` receives it without its strides", LAUNCH)
             return
+        site = self.flow.calls.get(call) if self.into_calls else None
+        launch = _launch_in_callee(self.facts, site, node) if site is not None else None
+        if launch is not None:
+            self.add(call, DENSE, launch, LAUNCH)
+            return
         func = call.func
         qualified = self.facts.imports.resolve(func)
         if isinstance(func, cst.Attribute) and qualified is None:
@@ -407,6 +413,43 @@ def _exposed(facts: ModuleFacts, owner: cst.CSTNode) -> _Exposed:
                 declared |= {item.name.value for item in node.names}
         known[owner] = _Exposed(owner, frozenset(captured), frozenset(declared))
     return known[owner]
+
+
+def _launch_in_callee(facts: ModuleFacts, site: CallSite, node: cst.BaseExpression) -> str | None:
+    """Why the module function `site` calls needs the argument `node` dense, where it hands
+    the parameter to a kernel launched without its strides (a wrapper's `_launch(x, out)`
+    helper); None otherwise. One call deep: what the callee passes on stays unseen."""
+    key = next((k for k, expr, _ in site.arguments if expr is node), _NO_ARGUMENT)
+    bound = facts.parameter_bound(site, key) if key is not _NO_ARGUMENT else None
+    if bound is None:
+        return None
+    callee, name = bound
+    known = _CALLEE_LAUNCHES.setdefault(facts, {})
+    if (callee, name) not in known:
+        known[callee, name] = _parameter_launch(facts, callee, name)
+    return known[callee, name]
+
+
+_NO_ARGUMENT = object()
+# Per module analysed (kept while its facts live): (function, parameter) -> why, or None.
+_CALLEE_LAUNCHES: weakref.WeakKeyDictionary[
+    ModuleFacts, dict[tuple[cst.FunctionDef, str], str | None]
+] = weakref.WeakKeyDictionary()
+
+
+def _parameter_launch(facts: ModuleFacts, func: cst.FunctionDef, name: str) -> str | None:
+    """Why `func` needs its parameter `name` dense when it launches a kernel with it and
+    without its strides, following the loads that read what it was called with."""
+    flow = facts.flows.get(func)
+    if flow is None:
+        return None
+    walker = _UseWalker(facts, flow, into_calls=False)
+    for load in facts.scopes.loads_of(facts.scopes.scope_of_function(func), name):
+        statement = statement_of(facts, load)
+        if facts.function_around(load) is func and reads_the_parameter(facts, load, statement):
+            walker.expression(load)
+    launch = next((u for u in walker.uses if u.need == LAUNCH), None)
+    return None if launch is None else f"{launch.why} in `{facts.function_key(func)}`"
 
 
 def _tests_identity(comparison: cst.Comparison) -> bool:

@@ -32,7 +32,8 @@ class DenseCopyOfBroadcast(Rule):
     Finds `.contiguous()` or `.clone()` of a tensor that is, or may be, a broadcast
     (stride-0) view, and a `reshape`/`flatten` that merges its stride-0 dim with another
     (which copies), when the dense copy is then kept for a consumer the wrapper controls: a
-    kernel launched without the copy's strides, or a `.view` of it.
+    kernel launched without the copy's strides (by the wrapper itself, or by a function of the
+    module it passes the copy to, such as a `_launch(x, out)` helper), or a `.view` of it.
     The typical place is a kernel wrapper:
     `scale.expand(num_experts, hidden).contiguous()` right before a launch.
 
@@ -50,7 +51,8 @@ class DenseCopyOfBroadcast(Rule):
     only with `low-severity = true`, because on real libraries such reports were mostly
     noise: a copy the code then writes into (a buffer initialised from a broadcast), an
     explicit `.contiguous()` or `.clone()` that only escapes to code the linter cannot see
-    (returned, stored, passed to another function; also flattened first, as
+    (returned, stored, passed to a function that does not launch it without its strides, or
+    to one the linter cannot read; also flattened first, as
     `.contiguous().view(-1)`, the flat buffer a library's packed-mask argument takes), whose
     author asked for a dense tensor,
     and a merging reshape whose copy is only stored (in a container, or into another tensor).

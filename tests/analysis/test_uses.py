@@ -69,6 +69,36 @@ def test_a_kernel_given_no_strides_needs_it_dense():
     assert _kinds("    k[(1,)](t, 1, 1)\n") == [uses.DENSE]
 
 
+def _uses_through(helper: str, call: str = "run(t, u)") -> list[uses.Use]:
+    """The uses of `t` in f, which hands it to the module function `run` defined by helper."""
+    value = "x.expand(n, -1).contiguous()"
+    facts = facts_of(_KERNEL + helper + f"\ndef f(x, n, u):\n    t = {value}\n    {call}\n")
+    return uses.uses_of(facts, flow_of(facts, "f"), node(facts, value, cst.BaseExpression))
+
+
+def test_a_helper_that_launches_its_parameter_without_strides_needs_it_dense():
+    helper = "\ndef run(a, b):\n    k[(1,)](a, 1, 1)\n"
+    for call in ("run(t, u)", "run(b=u, a=t)"):
+        [use] = _uses_through(helper, call)
+        assert (use.kind, use.need) == (uses.DENSE, uses.LAUNCH)
+        assert use.why == "`k` receives it without its strides in `run`"
+    [use] = _uses_through(helper, "run(u, t)")  # t is `b`, which run only holds
+    assert use.kind == uses.OPAQUE
+
+
+def test_a_helper_that_gives_the_kernel_its_strides_or_rebinds_it_lets_it_escape():
+    strided = "\ndef run(a, b):\n    k[(1,)](a, *a.stride())\n"
+    rebound = "\ndef run(a, b):\n    a = b\n    k[(1,)](a, 1, 1)\n"
+    for helper in (strided, rebound):
+        assert [use.kind for use in _uses_through(helper)] == [uses.OPAQUE]
+
+
+def test_a_launch_two_calls_deep_stays_unseen():
+    helper = "\ndef go(a):\n    k[(1,)](a, 1, 1)\n\ndef run(a, b):\n    go(a)\n"
+    [use] = _uses_through(helper)
+    assert (use.kind, use.why) == (uses.OPAQUE, "it is passed to `run`")
+
+
 def test_reading_its_strides_outside_a_launch_observes_the_layout():
     assert _kinds("    s = t.stride(0)\n") == [uses.OPAQUE]
 
