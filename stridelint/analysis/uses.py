@@ -419,8 +419,8 @@ def _launch_in_callee(facts: ModuleFacts, site: CallSite, node: cst.BaseExpressi
     """Why the module function `site` calls needs the argument `node` dense, where it hands
     the parameter to a kernel launched without its strides (a wrapper's `_launch(x, out)`
     helper); None otherwise. One call deep: what the callee passes on stays unseen."""
-    key = next((k for k, expr, _ in site.arguments if expr is node), _NO_ARGUMENT)
-    bound = facts.parameter_bound(site, key) if key is not _NO_ARGUMENT else None
+    key = next((k for k, expr, _ in site.arguments if expr is node), None)
+    bound = facts.parameter_bound(site, key)
     if bound is None:
         return None
     callee, name = bound
@@ -430,7 +430,6 @@ def _launch_in_callee(facts: ModuleFacts, site: CallSite, node: cst.BaseExpressi
     return known[callee, name]
 
 
-_NO_ARGUMENT = object()
 # Per module analysed (kept while its facts live): (function, parameter) -> why, or None.
 _CALLEE_LAUNCHES: weakref.WeakKeyDictionary[
     ModuleFacts, dict[tuple[cst.FunctionDef, str], str | None]
