@@ -826,8 +826,9 @@ VARIANT_SETS["s16"] = {
 }
 # Session 23: on the H100 (session 16) max-autotune led the split one-row tiles at 65536x4x8192
 # summed over B under a mask over M by 4-5% (1543 against 1613-1626 µs); the H200 held it. The
-# four programs of one column block (one per M) read the same mask rows: keep them in L2, and the
-# split and tile neighbours again on this GPU.
+# four programs of one column block (one per M) read the same mask rows: keep them in L2, or sum
+# the four in one program that loads each mask row once (LONG_SHARED_O), and the split and tile
+# neighbours again on this GPU.
 CASE_SETS["s23"] = [
     ((65536, 4, 8192), 0, "float16", "bcast_m"),
     ((65536, 4, 8192), 0, "bfloat16", "bcast_m"),
@@ -845,6 +846,10 @@ VARIANT_SETS["s23"] = {
     "long_1024_w4_u4": {"LONG_COLUMNS": 1024, "LONG_WARPS": 4},
     "long_4096_w16_u2": {"LONG_COLUMNS": 4096, "LONG_WARPS": 16, "LONG_UNROLL": 2},
     "stages2": {"NUM_STAGES": 2},
+    "shared_o4": {"LONG_SHARED_O": 4},
+    "shared_o2": {"LONG_SHARED_O": 2},
+    "shared_o4_u8": {"LONG_SHARED_O": 4, "LONG_UNROLL": 8},
+    "shared_o4_w4": {"LONG_SHARED_O": 4, "LONG_WARPS": 4},
 }
 # Module constants that change the kernel without changing the plan.
 KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS",
