@@ -825,16 +825,18 @@ VARIANT_SETS["s16"] = {
     "no_prefetch": {"PREFETCH_COLUMNS": False},
 }
 # Session 23: on the H100 (session 16) max-autotune led the split one-row tiles at 65536x4x8192
-# summed over B under a mask over M by 4-5% (1543 against 1613-1626 µs); the H200 held it. The
-# four programs of one column block (one per M) read the same mask rows: keep them in L2, or sum
-# the four in one program that loads each mask row once (LONG_SHARED_O), and the split and tile
-# neighbours again on this GPU.
+# summed over B under a mask over M by 4-5% (1543 against 1613-1626 µs); the H200 held it. Run on
+# an H100 (h100-2026-12-06-s23): keeping the mask in L2 (mask_evict_last) changed nothing; a
+# program summing the four values of o that share each mask row (a separate kernel, tried and
+# removed) ran 7-9% slower; 4 warps instead of 8 ran 3-4% faster and passed max-autotune, and
+# became LONG_WARPS (s23all: the other masks at that shape; "long_w8" is the old default).
 CASE_SETS["s23"] = [
     ((65536, 4, 8192), 0, "float16", "bcast_m"),
     ((65536, 4, 8192), 0, "bfloat16", "bcast_m"),
 ]
 VARIANT_SETS["s23"] = {
     "default": {},
+    "long_w8": {"LONG_WARPS": 8},
     "mask_evict_last": {"OPERAND_EVICTION": "evict_last"},
     "no_x_hint": {"SPLIT_X_EVICTION": ""},
     "split_per_sm_4": {"SPLIT_TARGET_PROGRAMS_PER_SM": 4},
@@ -842,15 +844,14 @@ VARIANT_SETS["s23"] = {
     "split_per_sm_16": {"SPLIT_TARGET_PROGRAMS_PER_SM": 16},
     "long_u2": {"LONG_UNROLL": 2},
     "long_u8": {"LONG_UNROLL": 8},
-    "long_w4": {"LONG_WARPS": 4},
     "long_1024_w4_u4": {"LONG_COLUMNS": 1024, "LONG_WARPS": 4},
     "long_4096_w16_u2": {"LONG_COLUMNS": 4096, "LONG_WARPS": 16, "LONG_UNROLL": 2},
     "stages2": {"NUM_STAGES": 2},
-    "shared_o4": {"LONG_SHARED_O": 4},
-    "shared_o2": {"LONG_SHARED_O": 2},
-    "shared_o4_u8": {"LONG_SHARED_O": 4, "LONG_UNROLL": 8},
-    "shared_o4_w4": {"LONG_SHARED_O": 4, "LONG_WARPS": 4},
 }
+CASE_SETS["s23all"] = [((65536, 4, 8192), 0, dtype, mask) for dtype in ("float16", "bfloat16")
+                       for mask in ("none", "dense", "bcast_n")]
+VARIANT_SETS["s23all"] = {"default": {}, "long_w8": {"LONG_WARPS": 8, "LONG_KEPT_WARPS": 8},
+                          "long_w4": {"LONG_WARPS": 4, "LONG_KEPT_WARPS": 4}}
 # Module constants that change the kernel without changing the plan.
 KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS",
                   "SKIP_DROPPED", "HOIST_CONSTANT_MASK", "FINISH_SPLIT_IN_KERNEL", "NARROW_INDEX",

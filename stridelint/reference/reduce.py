@@ -122,13 +122,15 @@ ONE_ROW_WARPS = 4
 ONE_ROW_UNROLL = 1
 SHORT_K = 256
 LONG_COLUMNS = 2048
-LONG_WARPS = 8
+# Long tiles read x whole with LONG_WARPS warps, and only where the mask keeps it (a mask constant
+# along the columns) with LONG_KEPT_WARPS. At 65536x4x8192 summed over B on an H100, 4 warps
+# instead of 8: 1581-1586 µs instead of 1633-1646 under a mask over M (torch.compile max-autotune
+# 1595-1597), 1411-1412 instead of 1440-1441 without a mask, 2118-2128 instead of 2149-2151 under a
+# dense one; under a mask over N 1100 instead of 1104 (fp16) but 1131 instead of 1103 (bf16), so
+# those keep 8 (tile_sweep s23, s23all; h100-2026-12-06-s23).
+LONG_WARPS = 4
+LONG_KEPT_WARPS = 8
 LONG_UNROLL = 4
-# Long one-row column tiles under a mask that repeats along o (stride 0) and varies along the
-# columns and k: a program sums up to LONG_SHARED_O values of o for each of LONG_COLUMNS //
-# LONG_SHARED_O columns (``_reduce_shared_mask_kernel``), so each mask row is loaded once for
-# them instead of once by each o's program. 1: one o a program.
-LONG_SHARED_O = 1
 ONE_ROW_MAX_K = 2**62
 ONE_ROW_MIN_PROGRAMS = 0
 # 2-D column tiles: COLUMN_BLOCK_I columns over COLUMN_TILE // COLUMN_BLOCK_I reduced rows. A
@@ -371,100 +373,23 @@ def _reduce_kernel(
                 acc += x
     if MASK_SUMS:  # a mask constant along k keeps or drops whole sums
         acc = tl.where(mask_next != 0, acc, 0.0)
-    _store_sums(tl.sum(acc, axis=1), Y + o * stride_yo + i * stride_yi, Partial, o * size_i + i,
-                size_o * size_i, split_index, Arrivals + pid, i_ok, SPLIT, FINISH_IN_KERNEL)
-
-
-@triton.jit
-def _store_sums(total, y_ptrs, Partial, partial_offsets, partial_stride, split_index, arrival, ok,
-                SPLIT: tl.constexpr, FINISH_IN_KERNEL: tl.constexpr):
-    """Write a program's sums: to ``y_ptrs``, or with SPLIT as fp32 partials at
-    Partial[split_index * partial_stride + partial_offsets] (contiguous [s, o, i]). With
-    FINISH_IN_KERNEL the last program of the output tile to finish (counted in ``arrival``, zero
-    before the launch and reset to zero by that program) adds the tile's partials in order of s."""
+    total = tl.sum(acc, axis=1)
     if SPLIT:
-        tl.store(Partial + split_index * partial_stride + partial_offsets, total, mask=ok)
+        tl.store(Partial + (split_index * size_o + o) * size_i + i, total, mask=i_ok)
         if FINISH_IN_KERNEL:
             # Every thread's partial is stored before one thread's release (the barrier), and
             # the last program reads the partials only after its acquire, past L1 (.cg).
             tl.debug_barrier()
-            arrived = tl.atomic_add(arrival, 1, sem="acq_rel", scope="gpu")
+            arrived = tl.atomic_add(Arrivals + pid, 1, sem="acq_rel", scope="gpu")
             if arrived == tl.num_programs(1) - 1:
-                tl.atomic_xchg(arrival, 0, sem="relaxed", scope="gpu")
-                summed = tl.zeros_like(total)
+                tl.atomic_xchg(Arrivals + pid, 0, sem="relaxed", scope="gpu")
+                summed = tl.zeros((BLOCK_I,), dtype=tl.float32)
                 for s in range(tl.num_programs(1)):
-                    summed += tl.load(Partial + s * partial_stride + partial_offsets, mask=ok, other=0.0,
+                    summed += tl.load(Partial + (s * size_o + o) * size_i + i, mask=i_ok, other=0.0,
                                       cache_modifier=".cg")
-                tl.store(y_ptrs, summed.to(y_ptrs.dtype.element_ty), mask=ok)
+                tl.store(Y + o * stride_yo + i * stride_yi, summed.to(Y.dtype.element_ty), mask=i_ok)
     else:
-        tl.store(y_ptrs, total.to(y_ptrs.dtype.element_ty), mask=ok)
-
-
-@triton.jit(launch_metadata=reduce_launch_metadata)
-def _reduce_shared_mask_kernel(
-    X, Mask, Scale, Y, Partial, Arrivals, DIM,
-    size_o, size_i, size_k, k_per_split,
-    stride_xo, stride_xi, stride_xk,
-    stride_mo, stride_mi, stride_mk,
-    stride_so, stride_si, stride_sk,
-    stride_yo, stride_yi,
-    HAS_MASK: tl.constexpr, HAS_SCALE: tl.constexpr,
-    BROADCAST_SO: tl.constexpr, BROADCAST_SI: tl.constexpr, BROADCAST_SK: tl.constexpr,
-    BLOCK_O: tl.constexpr, BLOCK_I: tl.constexpr, UNROLL: tl.constexpr, SPLIT: tl.constexpr,
-    X_EVICTION: tl.constexpr, OPERAND_EVICTION: tl.constexpr, FINISH_IN_KERNEL: tl.constexpr,
-    WIDE_INDEX: tl.constexpr,
-):
-    """``_reduce_kernel``'s sum where the mask repeats along o (stride_mo is 0; HAS_MASK is
-    always set, for the launch-metadata hook) and varies along i and k: program (p, s) sums a
-    [BLOCK_I, BLOCK_O] tile of outputs (BLOCK_O values of o for each of BLOCK_I columns) over the
-    s-th stretch of k, one reduced row a step, UNROLL steps unrolled, so each mask row is loaded
-    once for the BLOCK_O rows of x that share it instead of once by each o's program. The sums
-    and their order are those of a one-row tile (BLOCK_K 1) of ``_reduce_kernel``; the mask is
-    loaded one row ahead; partials, counters and offsets as there."""
-    pid = tl.program_id(0)
-    split_index = tl.program_id(1)
-    if WIDE_INDEX:
-        pid = pid.to(tl.int64)
-        split_index = split_index.to(tl.int64)
-    i_blocks = tl.cdiv(size_i, BLOCK_I)
-    o = (pid // i_blocks) * BLOCK_O + tl.arange(0, BLOCK_O)
-    i = (pid % i_blocks) * BLOCK_I + tl.arange(0, BLOCK_I)
-    o_ok, i_ok = o < size_o, i < size_i
-    in_tile = i_ok[:, None] & o_ok[None, :]
-    k_lo = split_index * k_per_split
-    k_hi = tl.minimum(k_lo + k_per_split, size_k)
-    x_tile = X + i[:, None] * stride_xi + o[None, :] * stride_xo
-    mask_row = Mask + i * stride_mi
-    # Whether row k is in the stretch, as a [1] block: the interpreter rejects a scalar mask.
-    live = (tl.zeros((1,), dtype=tl.int32) + k_lo) < k_hi
-    mask_next = tl.load(mask_row + k_lo * stride_mk, mask=i_ok & live, other=0, eviction_policy=OPERAND_EVICTION)
-    if HAS_SCALE and BROADCAST_SK:
-        scale_fixed = _load_operand(Scale, 0, i, o, i_ok, o_ok & live, live, 0, stride_si, stride_so,
-                                    True, BROADCAST_SI, BROADCAST_SO, OPERAND_EVICTION).to(tl.float32)
-    acc = tl.zeros((BLOCK_I, BLOCK_O), dtype=tl.float32)
-    for k_step in range(k_lo, k_hi, UNROLL):
-        for u in tl.static_range(UNROLL):
-            k = k_step + u
-            live = (tl.zeros((1,), dtype=tl.int32) + k) < k_hi
-            in_k = in_tile & live[:, None]
-            mask = mask_next
-            next_live = (tl.zeros((1,), dtype=tl.int32) + k + 1) < k_hi
-            mask_next = tl.load(mask_row + (k + 1) * stride_mk, mask=i_ok & next_live, other=0,
-                                eviction_policy=OPERAND_EVICTION)
-            x = tl.load(x_tile + k * stride_xk, mask=in_k, other=0.0, eviction_policy=X_EVICTION).to(tl.float32)
-            if HAS_SCALE:
-                if BROADCAST_SK:
-                    scale = scale_fixed
-                else:
-                    scale = _load_operand(Scale + k * stride_sk, 0, i, o, i_ok, o_ok & live, live, 0, stride_si,
-                                          stride_so, True, BROADCAST_SI, BROADCAST_SO,
-                                          OPERAND_EVICTION).to(tl.float32)
-                x *= scale
-            # Dropped products are selected out, not added as 0 * value (an inf or NaN there).
-            acc += tl.where(in_k & (mask != 0)[:, None], x, 0.0)
-    _store_sums(acc, Y + o[None, :] * stride_yo + i[:, None] * stride_yi, Partial,
-                o[None, :] * size_i + i[:, None], size_o * size_i, split_index, Arrivals + pid, in_tile,
-                SPLIT, FINISH_IN_KERNEL)
+        tl.store(Y + o * stride_yo + i * stride_yi, total.to(Y.dtype.element_ty), mask=i_ok)
 
 
 @triton.jit
@@ -492,7 +417,6 @@ class Plan(NamedTuple):
     unroll: int
     splits: int
     k_per_split: int
-    block_o: int = 1
 
 
 def _cdiv(a: int, b: int) -> int:
@@ -541,17 +465,15 @@ class Tile(NamedTuple):
     num_warps: int
     unroll: int
     split_below_per_sm: int | None = None  # split k only below this many programs a multiprocessor
-    block_o: int = 1  # values of o a program sums (LONG_SHARED_O)
 
 
 def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool,
                 mask_repeats_along_i: bool = False, mask_varies_along_k: bool = False,
-                small_mask: bool = False, mask_repeats_along_o: bool = False,
-                constant_sizes: bool = False) -> Tile:
+                small_mask: bool = False, constant_sizes: bool = False) -> Tile:
     """(BLOCK_I, BLOCK_K, num_warps, UNROLL): the tile's long side runs along x's contiguous
     axis, so loads coalesce whether or not that axis is the reduced one. (A mask that does not
     repeat along i varies along it.) ``small_mask``: the mask's storage is at most
-    SMALL_MASK_BYTES. ``mask_repeats_along_o``: its stride along o is 0. ``constant_sizes``: an unsplit 2-D tile would compile its sizes in
+    SMALL_MASK_BYTES. ``constant_sizes``: an unsplit 2-D tile would compile its sizes in
     (``_constant_sizes``)."""
     programs_one_row = size_o * _cdiv(size_i, ONE_ROW_COLUMNS)
     size_i, size_k = _next_power_of_2(max(size_i, 1)), _next_power_of_2(max(size_k, 1))
@@ -567,9 +489,8 @@ def _tile_shape(size_o: int, size_i: int, size_k: int, reduced_is_fast: bool,
     two_d = SHORT_K < size_k <= TWO_D_MAX_K and (mask_repeats_along_i or not mask_varies_along_k or constant_sizes)
     if size_k <= ONE_ROW_MAX_K and programs_one_row >= ONE_ROW_MIN_PROGRAMS and not two_d:
         if size_k > SHORT_K:
-            shared = mask_repeats_along_o and mask_varies_along_k and not mask_repeats_along_i
-            block_o = min(_next_power_of_2(max(size_o, 1)), LONG_SHARED_O) if shared else 1
-            return Tile(min(size_i, LONG_COLUMNS // block_o), 1, LONG_WARPS, LONG_UNROLL, block_o=block_o)
+            warps = LONG_KEPT_WARPS if mask_repeats_along_i else LONG_WARPS
+            return Tile(min(size_i, LONG_COLUMNS), 1, warps, LONG_UNROLL)
         columns = ONE_ROW_MASKED_COLUMNS if mask_varies_along_k else ONE_ROW_COLUMNS
         return Tile(min(size_i, columns), 1, ONE_ROW_WARPS, min(ONE_ROW_UNROLL, size_k))
     block_i = min(size_i, COLUMN_BLOCK_I)
@@ -600,16 +521,14 @@ def _splits(programs: int, size_k: int, step: int, elements: int, sm_count: int,
 def _layout(x: torch.Tensor, dim: int, mask: torch.Tensor | None):
     """((outer, inner), (size_o, size_i, size_k), (reduced dim is x's contiguous one, the mask
     repeats along the tile's kept dim, the mask varies along the reduced dim, the mask's storage
-    is at most SMALL_MASK_BYTES, the mask repeats along the other kept dim)): the arguments of
-    ``_tile_shape`` after the sizes."""
+    is at most SMALL_MASK_BYTES)): the arguments of ``_tile_shape`` after the sizes."""
     (outer, inner, _), fast_dim = _roles(x, dim, mask)
     size_o, size_i, size_k = x.shape[outer], x.shape[inner], x.shape[dim]
     mask_stride = None if mask is None else mask.stride()
     repeats = mask is not None and mask_stride[inner] == 0 and size_i > 1
     varies = mask is not None and mask_stride[dim] != 0 and size_k > 1
     small = mask is not None and _storage_bytes(mask) <= SMALL_MASK_BYTES
-    repeats_o = mask is not None and mask_stride[outer] == 0 and size_o > 1
-    return (outer, inner), (size_o, size_i, size_k), (fast_dim == dim, repeats, varies, small, repeats_o)
+    return (outer, inner), (size_o, size_i, size_k), (fast_dim == dim, repeats, varies, small)
 
 
 def _storage_bytes(t: torch.Tensor) -> int:
@@ -619,10 +538,10 @@ def _storage_bytes(t: torch.Tensor) -> int:
 
 def _make_plan(x: torch.Tensor, roles, sizes, tile: Tile, target_per_sm: int | None = None) -> Plan:
     size_o, size_i, size_k = sizes
-    programs = _cdiv(size_o, tile.block_o) * _cdiv(size_i, tile.block_i)
+    programs = size_o * _cdiv(size_i, tile.block_i)
     splits, k_per_split = _splits(programs, size_k, tile.block_k * tile.unroll, x.numel(), _sm_count(x.device),
                                   target_per_sm, tile.split_below_per_sm)
-    return Plan(*roles, tile.block_i, tile.block_k, tile.num_warps, tile.unroll, splits, k_per_split, tile.block_o)
+    return Plan(*roles, tile.block_i, tile.block_k, tile.num_warps, tile.unroll, splits, k_per_split)
 
 
 def _constant_sizes(x: torch.Tensor, sizes) -> bool:
@@ -642,9 +561,9 @@ def _heuristic_plan(x: torch.Tensor, roles, sizes, flags) -> Plan:
     compiled in: with sizes read at run time they ran 166-170 µs instead of 131-132 at
     4x8192x8192 (tile_sweep_s8final), so there the shared-mask tile stays."""
     plan = _make_plan(x, roles, sizes, _tile_shape(*sizes, *flags, _constant_sizes(x, sizes)))
-    reduced_is_fast, repeats, varies, small, repeats_o = flags
+    reduced_is_fast, repeats, varies, small = flags
     if small and reduced_is_fast and not _size_constants(plan, x, False, sizes[1:])["SIZE_K"]:
-        plan = _make_plan(x, roles, sizes, _tile_shape(*sizes, reduced_is_fast, repeats, varies, False, repeats_o,
+        plan = _make_plan(x, roles, sizes, _tile_shape(*sizes, reduced_is_fast, repeats, varies, False,
                                                        _constant_sizes(x, sizes)))
     return plan
 
@@ -658,7 +577,7 @@ def _candidate_plans(x: torch.Tensor, dim: int, mask: torch.Tensor | None) -> li
     """The plans the autotune times for this layout: the heuristic plan first, then the
     candidates of its class, clipped to the sizes, without repeats."""
     roles, sizes, flags = _layout(x, dim, mask)
-    (_, size_i, size_k), (reduced_is_fast, repeats, *_) = sizes, flags
+    (_, size_i, size_k), (reduced_is_fast, repeats, _, _) = sizes, flags
     plans = [_heuristic_plan(x, roles, sizes, flags)]
     if reduced_is_fast:
         options = [(tile, None) for tile in (REUSE_CANDIDATES if repeats else ROW_CANDIDATES)]
@@ -679,10 +598,8 @@ def _candidate_plans(x: torch.Tensor, dim: int, mask: torch.Tensor | None) -> li
 
 
 def describe_plan(plan: Plan) -> str:
-    """A short name of a plan: BLOCK_I x BLOCK_K tile (BLOCK_O x ... where a program sums
-    several values of o), warps, unroll, splits."""
-    tile = f"{plan.block_o}x" if plan.block_o > 1 else ""
-    return f"{tile}{plan.block_i}x{plan.block_k} w{plan.num_warps} u{plan.unroll} s{plan.splits}"
+    """A short name of a plan: BLOCK_I x BLOCK_K tile, warps, unroll, splits."""
+    return f"{plan.block_i}x{plan.block_k} w{plan.num_warps} u{plan.unroll} s{plan.splits}"
 
 
 # reduce's arguments less the tensors' addresses (shapes, strides, dtypes, devices, dim), and the
@@ -861,11 +778,10 @@ def _offsets_fit_int32(plan: Plan, sizes, strides) -> bool:
     """Whether every offset the kernel computes fits int32: those of x, mask, scale and out
     (strides along o, i, k) over the padded ranges its lanes cover, and of the partials."""
     size_o, size_i, size_k = sizes
-    padded_o = _cdiv(size_o, plan.block_o) * plan.block_o
     padded_i = _cdiv(size_i, plan.block_i) * plan.block_i
     padded_k = size_k + plan.k_per_split + plan.block_k * (plan.unroll + 1)
-    spans = [plan.splits * padded_o * padded_i + padded_i]
-    spans += [(padded_o - 1) * so + (padded_i - 1) * si + (padded_k - 1) * sk for so, si, sk in strides]
+    spans = [plan.splits * size_o * padded_i + padded_i]
+    spans += [(size_o - 1) * so + (padded_i - 1) * si + (padded_k - 1) * sk for so, si, sk in strides]
     return max(spans) <= INT32_MAX
 
 
@@ -896,7 +812,6 @@ class LaunchSpec(NamedTuple):
     constants: dict  # its constexpr arguments and launch options, FINISH_IN_KERNEL aside
     partial_shape: tuple[int, int, int] | None  # (splits, size_o, size_i) where k is split
     finalize: tuple | None  # the finalize kernel's grid and arguments after its two tensors
-    shared_mask: bool = False  # launched as ``_reduce_shared_mask_kernel`` (plan.block_o > 1)
 
 
 def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
@@ -911,7 +826,7 @@ def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
     fast_dim = _fast_dim(x)
     split = plan.splits > 1
     load_only_kept = SKIP_DROPPED and has_mask and mask.stride(fast_dim) == 0
-    programs = _cdiv(size_o, plan.block_o) * _cdiv(size_i, plan.block_i)
+    programs = size_o * _cdiv(size_i, plan.block_i)
     # Masks applied with fewer selects than one per product (MASK_AFTER_SUM): to the sums, where
     # the mask is constant along k (and loaded once); to the scale, where x is read only where kept.
     mask_sums = MASK_AFTER_SUM and has_mask and mask_stride[2] == 0 and HOIST_CONSTANT_MASK
@@ -927,31 +842,26 @@ def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
     x_roles = tuple(x_stride[d] for d in roles)
     wide_index = (KEPT_ROWS_WIDE_INDEX and load_only_kept and fast_dim == dim) or not (NARROW_INDEX and _offsets_fit_int32(
         plan, (size_o, size_i, size_k), (x_roles, mask_stride, scale_stride, (out_o, out_i, 0))))
-    launch_options = dict(num_warps=plan.num_warps, **({} if NUM_STAGES is None else {"num_stages": NUM_STAGES}))
-    scale_broadcast = dict(BROADCAST_SO=has_scale and scale_stride[0] == 0, BROADCAST_SI=has_scale and scale_stride[1] == 0,
-                           BROADCAST_SK=has_scale and scale_stride[2] == 0)
     constants = dict(
-        HAS_MASK=has_mask, HAS_SCALE=has_scale, **scale_broadcast,
-        BLOCK_O=plan.block_o, BLOCK_I=plan.block_i, UNROLL=plan.unroll, SPLIT=split, X_EVICTION=x_eviction,
-        OPERAND_EVICTION=OPERAND_EVICTION, WIDE_INDEX=wide_index, **launch_options,
-    ) if plan.block_o > 1 else dict(
         HAS_MASK=has_mask, HAS_SCALE=has_scale,
         LOAD_ONLY_KEPT=load_only_kept,
         PREFETCH_MASK=load_only_kept or (PREFETCH_COLUMNS if fast_dim != dim else PREFETCH_ROWS),
         BROADCAST_MO=has_mask and mask_stride[0] == 0, BROADCAST_MI=has_mask and mask_stride[1] == 0,
-        BROADCAST_MK=has_mask and mask_stride[2] == 0, **scale_broadcast,
+        BROADCAST_MK=has_mask and mask_stride[2] == 0,
+        BROADCAST_SO=has_scale and scale_stride[0] == 0, BROADCAST_SI=has_scale and scale_stride[1] == 0,
+        BROADCAST_SK=has_scale and scale_stride[2] == 0,
         BLOCK_I=plan.block_i, BLOCK_K=plan.block_k, UNROLL=plan.unroll, SPLIT=split,
         X_EVICTION=x_eviction, OPERAND_EVICTION=OPERAND_EVICTION, HOIST_MASK=HOIST_CONSTANT_MASK,
         WIDE_INDEX=wide_index, MASK_SUMS=mask_sums, SELECT_PRODUCTS=has_mask and not (mask_sums or skip_select),
         ZERO_DROPPED_SCALE=has_scale and skip_select,
         # Sizes compiled in: unsplit 2-D and row tiles of large inputs (CONSTANT_SIZES).
-        **_size_constants(plan, x, fast_dim != dim, (size_i, size_k)), **launch_options,
+        **_size_constants(plan, x, fast_dim != dim, (size_i, size_k)),
+        num_warps=plan.num_warps, **({} if NUM_STAGES is None else {"num_stages": NUM_STAGES}),
     )
     scalars = (dim, size_o, size_i, size_k, plan.k_per_split, *x_roles, *mask_stride, *scale_stride, out_o, out_i)
     finalize = ((_cdiv(size_o * size_i, FINALIZE_BLOCK),), (plan.splits, size_o, size_i, out_o, out_i))
     return LaunchSpec((programs, plan.splits), scalars, constants,
-                      (plan.splits, size_o, size_i) if split else None, finalize if split else None,
-                      plan.block_o > 1)
+                      (plan.splits, size_o, size_i) if split else None, finalize if split else None)
 
 
 def _size_constants(plan: Plan, x, reduced_is_slow: bool, sizes) -> dict:
@@ -970,8 +880,7 @@ def _run(spec: LaunchSpec, x, mask, scale, out) -> None:
         partial = torch.empty(spec.partial_shape, dtype=torch.float32, device=x.device)
         if FINISH_SPLIT_IN_KERNEL and not spec.constants["WIDE_INDEX"]:
             arrivals = _arrival_counters(x.device, spec.grid[0])
-    kernel = _reduce_shared_mask_kernel if spec.shared_mask else _reduce_kernel
-    kernel[spec.grid](
+    _reduce_kernel[spec.grid](
         x, x if mask is None else mask, x if scale is None else scale, out, partial,
         partial if arrivals is None else arrivals, *spec.scalars,
         FINISH_IN_KERNEL=arrivals is not None, **spec.constants,

@@ -274,13 +274,12 @@ def test_random_cases_match_torch_with_one_row_tiles(one_row_tiles, case):
     assert_matches_reference(*case)
 
 
-@pytest.fixture(params=["one_row_unrolled", "two_d", "one_row_wide_two_launches", "shared_mask"])
+@pytest.fixture(params=["one_row_unrolled", "two_d", "one_row_wide_two_launches"])
 def split_tiles(request, monkeypatch):
     """Tiny shapes take every path large ones do: short tiles along k, unrolled loop steps, the
     reduced dim split across programs (fp32 partials added by the tile's last program, or by the
     finalize kernel in a second launch), rows sharing a mask load, one-row or 2-D column tiles,
-    long one-row tiles summing two values of o under a mask that repeats along o, int32 or int64
-    offsets, masks applied to every product or to sums and scales."""
+    int32 or int64 offsets, masks applied to every product or to sums and scales."""
     overrides = {
         "SPLIT_MIN_ELEMENTS": 0, "SPLIT_MIN_PROGRAMS_PER_SM": 10**9, "SPLIT_TARGET_PROGRAMS_PER_SM": 10**9,
         "SPLIT_MIN_STEPS": 1, "ROW_TILE": 4, "ROW_ROWS": 2, "REUSE_ROWS": 2, "REUSE_TILE": 4,
@@ -288,16 +287,13 @@ def split_tiles(request, monkeypatch):
     }
     if request.param.startswith("two_d"):  # every column reduce on 2-D tiles, masks varying along both too
         overrides.update({"COLUMN_BLOCK_I": 2, "COLUMN_TILE": 4, "ONE_ROW_MAX_K": 0})
-    if request.param.startswith("shared_mask"):  # also "shared_mask_wide", asked for by name
-        overrides["LONG_SHARED_O"] = 2
-    if request.param.endswith(("wide_two_launches", "_wide")):
+    if request.param == "one_row_wide_two_launches":
         overrides.update({"FINISH_SPLIT_IN_KERNEL": False, "NARROW_INDEX": False, "MASK_AFTER_SUM": False})
-    if request.param != "one_row_wide_two_launches":
+    else:
         overrides.update({"ONE_ROW_COLUMNS": 2, "ONE_ROW_MASKED_COLUMNS": 4, "ONE_ROW_UNROLL": 2, "ROW_UNROLL": 2, "REUSE_UNROLL": 3,
                           "SHORT_K": 3, "LONG_COLUMNS": 4, "LONG_UNROLL": 2})
     for name, value in overrides.items():
         monkeypatch.setattr(REDUCE_MODULE, name, value)
-    return request.param
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -346,34 +342,6 @@ def test_split_reduced_dim_writes_non_contiguous_out(split_tiles):
     out = torch.zeros(3, 5, device=DEVICE).t().contiguous().t()
     reduce(x, 2, make_mask((3, 1, 8)), out=out)
     torch.testing.assert_close(out, reference_reduce(x, 2, make_mask((3, 1, 8))))
-
-
-@pytest.mark.parametrize("split_tiles", ["shared_mask", "shared_mask_wide"], indirect=True)
-@pytest.mark.parametrize("shared_o", [2, 4])
-@pytest.mark.parametrize(("shape", "dim", "mask_shape", "scale_shape"), [
-    ((11, 3, 7), 0, (11, 1, 7), (11, 3, 1)),  # the benchmark's layout: mask over M, scale over N
-    ((11, 5, 9), 0, (11, 1, 9), None),  # o ragged against the tile
-    ((5, 9, 6), 1, (1, 9, 6), (5, 1, 6)),
-    ((11, 4, 7), 0, (11, 1, 7), (1, 1, 1)),  # scale constant along k too
-    ((11, 4, 7), 0, (1, 1, 7), (11, 4, 7)),  # mask constant along k: one o a program
-])
-def test_programs_summing_several_o_under_a_shared_mask_give_the_same_sums(split_tiles, monkeypatch, shared_o,
-                                                                          shape, dim, mask_shape, scale_shape):
-    """A program that sums several values of o where the mask repeats along o adds the same
-    products in the same order as one program per o: the same bits (with the same splits)."""
-    x, mask = make_x(shape), make_mask(mask_shape)
-    scale = None if scale_shape is None else make_scale(scale_shape)
-    monkeypatch.setattr(REDUCE_MODULE, "LONG_SHARED_O", 1)
-    one_o = REDUCE_MODULE._plan(x, dim, mask.expand(shape))
-    alone = reduce(x, dim, mask, scale)
-    monkeypatch.setattr(REDUCE_MODULE, "LONG_SHARED_O", shared_o)
-    plan = REDUCE_MODULE._plan(x, dim, mask.expand(shape))
-    shares = mask_shape[dim] > 1  # the others repeat along o and vary along the columns
-    assert plan.block_o == (min(shared_o, 1 << (shape[plan.outer] - 1).bit_length()) if shares else 1)
-    together = reduce(x, dim, mask, scale)
-    torch.testing.assert_close(together, reference_reduce(x, dim, mask, scale))
-    if plan.splits == one_o.splits:
-        assert torch.equal(together, alone)
 
 
 def meta_plan(shape, dim, mask_shape=None):
@@ -426,6 +394,17 @@ def test_long_reduced_dims_are_split_when_the_output_is_small(shape, dim, mask_s
         assert programs >= min(REDUCE_MODULE.SPLIT_MIN_PROGRAMS_PER_SM * REDUCE_MODULE.DEFAULT_SM_COUNT, longest_split)
         assert plan.k_per_split % (plan.block_k * plan.unroll) == 0
         assert (plan.splits - 1) * plan.k_per_split < shape[dim] <= plan.splits * plan.k_per_split
+
+
+@pytest.mark.parametrize(("mask_shape", "warps"), [
+    (None, "LONG_WARPS"),
+    ((65536, 4, 8192), "LONG_WARPS"),
+    ((65536, 1, 8192), "LONG_WARPS"),
+    ((65536, 4, 1), "LONG_KEPT_WARPS"),  # constant along the columns: x read only where kept
+])
+def test_long_one_row_tiles_take_their_warps_from_how_x_is_read(mask_shape, warps):
+    plan = meta_plan((65536, 4, 8192), 0, mask_shape)
+    assert plan.block_k == 1 and plan.num_warps == getattr(REDUCE_MODULE, warps)
 
 
 @pytest.mark.parametrize("constant_sizes", [True, False])
@@ -752,22 +731,6 @@ def test_compiled_kernel_split_and_shared_mask_rows(shape, dim, mask_kind):
     assert (plan.splits > 1) == (dim != 2)
     assert_matches_reference(x, dim, mask, make_scale((batch, rows, 1)))
     assert_matches_reference(x.float(), dim, mask, make_scale((batch, rows, 1)), out_dtype=torch.bfloat16)
-
-
-@pytest.mark.gpu
-@gpu
-@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
-@pytest.mark.parametrize("shape", [(2048, 4, 1024), (2048, 3, 1000)])
-def test_compiled_kernel_summing_several_o_under_a_shared_mask(monkeypatch, shape, dtype):
-    """Long one-row tiles that sum four values of o a program under a mask over M, compiled, split,
-    o and the columns ragged or not, checked against PyTorch."""
-    monkeypatch.setattr(REDUCE_MODULE, "LONG_SHARED_O", 4)
-    batch, rows, cols = shape
-    x, mask = make_x(shape, dtype), make_mask((batch, 1, cols), torch.bool)
-    plan = REDUCE_MODULE._plan(x, 0, mask.expand(shape))
-    assert plan.block_o == 4 and plan.splits > 1
-    assert_matches_reference(x, 0, mask, make_scale((batch, rows, 1)))
-    assert_matches_reference(x, 0, mask, None, out_dtype=torch.float32)
 
 
 # --- The bounded autotune (reduce.py's _tuned_plan) ---------------------------------------------
