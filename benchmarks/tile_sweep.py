@@ -830,22 +830,12 @@ VARIANT_SETS["s16"] = {
 # program summing the four values of o that share each mask row (a separate kernel, tried and
 # removed) ran 7-9% slower; 4 warps instead of 8 ran 3-4% faster and passed max-autotune, and
 # became LONG_WARPS (s23all: the other masks at that shape; "long_w8" is the old default).
-CASE_SETS["s23"] = [
-    ((65536, 4, 8192), 0, "float16", "bcast_m"),
-    ((65536, 4, 8192), 0, "bfloat16", "bcast_m"),
-]
+CASE_SETS["s23"] = CASE_SETS["s10long"]
 VARIANT_SETS["s23"] = {
-    "default": {},
+    **VARIANT_SETS["s10long"],
     "long_w8": {"LONG_WARPS": 8},
     "mask_evict_last": {"OPERAND_EVICTION": "evict_last"},
     "no_x_hint": {"SPLIT_X_EVICTION": ""},
-    "split_per_sm_4": {"SPLIT_TARGET_PROGRAMS_PER_SM": 4},
-    "split_per_sm_12": {"SPLIT_TARGET_PROGRAMS_PER_SM": 12},
-    "split_per_sm_16": {"SPLIT_TARGET_PROGRAMS_PER_SM": 16},
-    "long_u2": {"LONG_UNROLL": 2},
-    "long_u8": {"LONG_UNROLL": 8},
-    "long_1024_w4_u4": {"LONG_COLUMNS": 1024, "LONG_WARPS": 4},
-    "long_4096_w16_u2": {"LONG_COLUMNS": 4096, "LONG_WARPS": 16, "LONG_UNROLL": 2},
     "stages2": {"NUM_STAGES": 2},
 }
 CASE_SETS["s23all"] = [((65536, 4, 8192), 0, dtype, mask) for dtype in ("float16", "bfloat16")
