@@ -122,12 +122,12 @@ ONE_ROW_WARPS = 4
 ONE_ROW_UNROLL = 1
 SHORT_K = 256
 LONG_COLUMNS = 2048
-# Long one-row tiles that read x whole take LONG_WARPS warps; those that read it only where the mask
-# keeps it (a mask constant along the columns), LONG_KEPT_WARPS. At 65536x4x8192 summed over B on an H100, 4 warps
-# instead of 8: 1581-1586 µs instead of 1633-1646 under a mask over M (torch.compile max-autotune
-# 1595-1597), 1411-1412 instead of 1440-1441 without a mask, 2118-2128 instead of 2149-2151 under a
-# dense one; under a mask over N 1100 instead of 1104 (fp16) but 1131 instead of 1103 (bf16), so
-# those keep 8 (tile_sweep s23, s23all; h100-2026-12-06-s23).
+# Long one-row tiles that read x whole take LONG_WARPS warps; those that read it only where the
+# mask keeps it (a mask constant along the columns), LONG_KEPT_WARPS. At 65536x4x8192 summed over
+# B on an H100, 4 warps instead of 8: 1581-1586 µs instead of 1633-1646 under a mask over M
+# (torch.compile max-autotune 1595-1597), 1411-1412 instead of 1440-1441 without a mask, 2118-2128
+# instead of 2149-2151 under a dense one; under a mask over N 1100 instead of 1104 (fp16) but 1131
+# instead of 1103 (bf16), so those keep 8 (tile_sweep s23, s23all; h100-2026-12-06-s23).
 LONG_WARPS = 4
 LONG_KEPT_WARPS = 8
 LONG_UNROLL = 4
