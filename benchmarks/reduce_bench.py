@@ -13,6 +13,7 @@ over N.
     python benchmarks/reduce_bench.py --quick    # tiny shapes; on CPU via Triton's interpreter
     python benchmarks/reduce_bench.py --autotune --compare-heuristic   # opt-in autotune vs heuristic
     python benchmarks/reduce_bench.py --flush zero   # as triton's do_bench (runs before session 20)
+    python benchmarks/reduce_bench.py --set ROW_TILE=2048 --set ROW_WARPS=8   # kernel settings overridden
 
 The plan the kernel used is printed per row, and its first call (which compiles and, with
 --autotune, tunes the layout: stridelint/reference/reduce.py) is timed apart ("tune s").
@@ -21,6 +22,8 @@ The plan the kernel used is printed per row, and its first call (which compiles 
 from __future__ import annotations
 
 import argparse
+import ast
+import importlib
 import json
 import os
 import platform
@@ -73,13 +76,48 @@ def parse_args(argv=None):
                         help="how L2 is emptied before each timed call: clean (default; the "
                              "flush's own write-back done before timing) or zero (triton's "
                              "do_bench, whose write-back the timed call pays)")
+    parser.add_argument("--set", dest="settings", action="append", type=setting, default=[], metavar="NAME=VALUE",
+                        help="run with a setting of stridelint/reference/reduce.py overridden (a layout a sweep "
+                             "found: benchmarks/tile_sweep.py --best-overrides); repeatable, recorded in --json")
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args(argv)
+    args.settings = dict(args.settings)
     if args.no_compile:
         args.compile_modes = []
     args.shapes = [tuple(int(size) for size in shape.split(",")) for shape in args.shapes or (
         QUICK_SHAPES if args.quick else FULL_SHAPES)]
     return args
+
+
+def setting(text: str) -> tuple[str, object]:
+    """``--set``'s NAME=VALUE: an upper-case name and a Python literal (checked against the
+    kernel module by ``apply_settings``, once the module may be imported)."""
+    name, equals, value = text.partition("=")
+    if not equals or not name.isupper() or not name.isidentifier():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE with an upper-case NAME, got {text!r}")
+    try:
+        return name, ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        raise argparse.ArgumentTypeError(f"{name}'s value is not a Python literal: {value!r} "
+                                         "(a string needs quotes: NAME='evict_first')") from None
+
+
+def apply_settings(module, settings: dict) -> None:
+    """Set the kernel module's settings, each to a value of its own type (None where it is None)."""
+    for name, value in settings.items():
+        if not hasattr(module, name):
+            sys.exit(f"--set {name}: {module.__name__} has no setting of that name")
+        current = getattr(module, name)
+        if current is not None and type(value) is not type(current):
+            sys.exit(f"--set {name}: expected {type(current).__name__} (now {current!r}), got {value!r}")
+    for name, value in settings.items():
+        setattr(module, name, value)
+
+
+def settings_arguments(settings: dict) -> str:
+    """The ``--set`` arguments that give these settings (no spaces inside a value, so that each
+    is one shell word)."""
+    return " ".join(f"--set {name}={value!r}".replace(", ", ",") for name, value in sorted(settings.items()))
 
 
 class Timer:
@@ -213,8 +251,6 @@ def make_compiled(torch, modes):
 
 
 def bench_reduce(torch, args, device, timer, copy_bytes_per_s, rows, on_row=lambda: None):
-    import importlib
-
     from stridelint.reference import reduce
 
     reduce_module = importlib.import_module("stridelint.reference.reduce")
@@ -428,6 +464,10 @@ def bench_hook(torch, device, quick):
     return reports
 
 
+def settings_note(settings: dict) -> str:
+    return f"; kernel settings overridden: {settings_arguments(settings)}" if settings else ""
+
+
 def summarize(paths):
     """Print the table and the summary of earlier --json runs as one."""
     results = [json.loads(path.read_text()) for path in paths]
@@ -439,9 +479,13 @@ def summarize(paths):
     if len(flushes) > 1:
         sys.exit(f"these runs emptied L2 in different ways ({', '.join(flushes)}): "
                  "summarize them apart")
+    settings = {settings_arguments(result.get("settings", {})) for result in results}
+    if len(settings) > 1:
+        sys.exit(f"these runs set the kernel's settings differently ({' | '.join(sorted(settings))}): "
+                 "summarize them apart")
     print(f"device: {results[0]['device']} | torch {results[0]['torch']} | triton {results[0]['triton']}")
     print(f"device copy bandwidth (read + write): {copy / 1e9:.0f} GB/s (first file); "
-          f"L2 flush: {flushes[0]}\n")
+          f"L2 flush: {flushes[0]}{settings_note(results[0].get('settings', {}))}\n")
     print(reduce_header(modes))
     for row in rows:
         print(reduce_table_line(row, copy, modes))
@@ -464,13 +508,14 @@ def main(argv=None):
         os.environ["TRITON_INTERPRET"] = "1"
     import triton
 
+    apply_settings(importlib.import_module("stridelint.reference.reduce"), args.settings)
     timer = Timer(device, args.quick, args.flush)
     started = time.perf_counter()
     device_name = torch.cuda.get_device_name() if device == "cuda" else platform.processor() or "cpu"
     copy_bytes_per_s = copy_bandwidth(torch, device, timer, args.quick)
     print(f"device: {device_name} | torch {torch.__version__} | triton {triton.__version__}")
     print(f"device copy bandwidth (read + write): {copy_bytes_per_s / 1e9:.0f} GB/s; "
-          f"L2 flush: {args.flush}\n")
+          f"L2 flush: {args.flush}{settings_note(args.settings)}\n")
     modes = args.compile_modes if device == "cuda" else []
     print(reduce_header(modes), flush=True)
     reduce_rows, hook_reports = [], []
@@ -479,7 +524,7 @@ def main(argv=None):
         if args.json:
             args.json.write_text(json.dumps({
                 "device": device_name, "torch": torch.__version__, "triton": triton.__version__,
-                "copy_bytes_per_s": copy_bytes_per_s, "flush": args.flush,
+                "copy_bytes_per_s": copy_bytes_per_s, "flush": args.flush, "settings": args.settings,
                 "reduce": reduce_rows, "hook": hook_reports,
                 "elapsed_s": time.perf_counter() - started, "complete": complete,
             }, indent=2))

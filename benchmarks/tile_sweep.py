@@ -12,12 +12,17 @@ listed in reduce.py's *_CANDIDATES).
 
     python benchmarks/tile_sweep.py [--cases rows columns short] [--json out.json]   # needs CUDA
     python benchmarks/tile_sweep.py --cases misses --rounds 3 --host --graph   # judge the noise too
+    python benchmarks/tile_sweep.py --cases s26 --rounds 2 --best-overrides best.txt
+    python benchmarks/reduce_bench.py $(cat best.txt) ...   # the full benchmark with the best variant
 
 --rounds N times every variant N times, interleaved (variant order, then again), and reports
 the median and the spread; --host adds the host (Python) time of one call, which the device
 timing hides only while it is shorter than the device's work; --graph adds the device time of
 one call replayed from a CUDA graph (no host work between launches), L2 flushed as before.
 A variant whose plan and kernel options equal the default's is not timed again ("= default").
+--best-overrides writes the ``reduce_bench.py --set`` arguments of the variant that is fastest
+over the whole set (``best_variant``), or nothing where no variant pays, so that one device call
+can sweep and then run the full benchmark on the sweep's choice.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import contextlib
 import functools
 import importlib
 import json
+import math
 import statistics
 import sys
 import time
@@ -842,6 +848,36 @@ CASE_SETS["s23all"] = [((65536, 4, 8192), 0, dtype, mask) for dtype in ("float16
                        for mask in ("none", "dense", "bcast_n")]
 VARIANT_SETS["s23all"] = {"default": {}, "long_w8": {"LONG_WARPS": 8, "LONG_KEPT_WARPS": 8},
                           "long_w4": {"LONG_WARPS": 4, "LONG_KEPT_WARPS": 4}}
+# Session 26: on an H100 (h100-2026-12-07-s26) torch.compile led the row tiles (reduce over N, x's
+# contiguous dim) by 2-4% on every masked row at 8192x4x8192 and 65536x4x8192 (255 against 264 µs
+# dense at 8192x4x8192), and max-autotune led the 2-D tile at 8192x4x8192 summed over B under a
+# mask over M (202 against 209). x loaded evict_first (as Inductor loads it), the mask kept in L2,
+# other row tiles, and Triton's software pipelining.
+CASE_SETS["s26"] = [
+    ((8192, 4, 8192), 2, "float16", "dense"),
+    ((8192, 4, 8192), 2, "float16", "bcast_n"),
+    ((8192, 4, 8192), 2, "float16", "bcast_m"),
+    ((65536, 4, 8192), 2, "float16", "dense"),
+    ((65536, 4, 8192), 2, "float16", "bcast_n"),
+    ((8192, 4, 8192), 0, "float16", "bcast_m"),
+]
+VARIANT_SETS["s26"] = {
+    "default": {},
+    "x_evict_first": EVICT_X,
+    "row_1x2048_w8_u1": {"ROW_TILE": 2048, "ROW_WARPS": 8, "ROW_UNROLL": 1},
+    "row_1x2048_w8_u2": {"ROW_TILE": 2048, "ROW_WARPS": 8, "ROW_UNROLL": 2},
+    "row_1x2048_w16_u1": {"ROW_TILE": 2048, "ROW_WARPS": 16, "ROW_UNROLL": 1},
+    "row_1x4096_w16_u1": {"ROW_TILE": 4096, "ROW_WARPS": 16, "ROW_UNROLL": 1},
+    "row_1x2048_w8_u1_evict": {"ROW_TILE": 2048, "ROW_WARPS": 8, "ROW_UNROLL": 1, **EVICT_X},
+    "reuse_2x2048_w8_u1": {"REUSE_ROWS": 2, "REUSE_TILE": 4096, "REUSE_WARPS": 8, "REUSE_UNROLL": 1},
+    "stages1": {"NUM_STAGES": 1},
+    "stages2": {"NUM_STAGES": 2},
+    "mask_evict_last": {"OPERAND_EVICTION": "evict_last"},
+    "x_first_mask_last": {**EVICT_X, "OPERAND_EVICTION": "evict_last"},
+}
+# --best-overrides picks a variant whose time over the default's has a geometric mean over the
+# cases below 1 - PICK_MARGIN, with no case more than PICK_MARGIN slower.
+PICK_MARGIN = 0.01
 # Module constants that change the kernel without changing the plan.
 KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLUMNS", "PREFETCH_ROWS",
                   "SKIP_DROPPED", "HOIST_CONSTANT_MASK", "FINISH_SPLIT_IN_KERNEL", "NARROW_INDEX",
@@ -860,6 +896,54 @@ def overridden(module, overrides):
     finally:
         for key, value in saved.items():
             setattr(module, key, value)
+
+
+def case_key(row) -> tuple:
+    return row["set"], tuple(row["shape"]), row["dim"], row["dtype"], row["mask"]
+
+
+def best_variant(rows, same_kernel, names) -> tuple[str, float] | None:
+    """(variant, geometric mean of its time over the default's) of the fastest variant over all
+    the cases, or None where none is PICK_MARGIN faster on that mean without being PICK_MARGIN
+    slower on a case. ``same_kernel[case][name]``: the variant whose timing ``name`` shares on
+    that case (its plan and kernel options are that one's). A variant that failed on a case, or
+    was not timed there, or summed wrong, is never picked."""
+    times = {}
+    for row in rows:
+        case_times = times.setdefault(case_key(row), {})
+        if row["ok"]:
+            case_times[row["variant"]] = row["us"]
+    best = None
+    for name in names:
+        if name == "default":
+            continue
+        ratios = []
+        for key, case_times in times.items():
+            timed_as = same_kernel.get(key, {}).get(name, name)
+            if "default" not in case_times or timed_as not in case_times:
+                break
+            ratios.append(case_times[timed_as] / case_times["default"])
+        else:
+            if not ratios or max(ratios) > 1 + PICK_MARGIN:
+                continue
+            mean = math.prod(ratios) ** (1 / len(ratios))
+            if mean < 1 - PICK_MARGIN and (best is None or mean < best[1]):
+                best = (name, mean)
+    return best
+
+
+def write_best_overrides(path: Path, rows, same_kernel, variants: dict) -> str:
+    """Write the ``reduce_bench.py --set`` arguments of ``best_variant`` (an empty line where
+    there is none) to ``path``; return what was picked, in words."""
+    import benchmarks.reduce_bench as bench
+
+    picked = best_variant(rows, same_kernel, variants)
+    overrides = {} if picked is None else variants[picked[0]]
+    path.write_text(bench.settings_arguments(overrides) + "\n")
+    if picked is None:
+        return (f"none (no variant is more than {PICK_MARGIN:.0%} faster on the geometric mean "
+                f"without a case {PICK_MARGIN:.0%} slower)")
+    return f"{picked[0]}, {1 - picked[1]:.1%} faster on the geometric mean: {bench.settings_arguments(overrides)}"
 
 
 def host_seconds(torch, fn, calls=50) -> float:
@@ -889,11 +973,13 @@ def main(argv=None) -> int:
     parser.add_argument("--flush", default=bench.FLUSHES[0], choices=bench.FLUSHES,
                         help="how L2 is emptied before each timed call (reduce_bench.Timer)")
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--best-overrides", type=Path, metavar="PATH",
+                        help="write the reduce_bench.py --set arguments of the best variant (empty: none pays)")
     args = parser.parse_args(argv)
     timer = bench.Timer("cuda", quick=False, flush=args.flush)
     copy = bench.copy_bandwidth(torch, "cuda", timer, quick=False)
     print(f"copy bandwidth {copy / 1e9:.0f} GB/s; L2 flush: {args.flush}", flush=True)
-    rows = []
+    rows, same_kernel = [], {}
     for case_set in args.cases:
         variants = {name: overrides for name, overrides in VARIANT_SETS[case_set].items()
                     if not args.variants or name in args.variants}
@@ -903,12 +989,14 @@ def main(argv=None) -> int:
             tolerance = 2e-2 * expected.abs().max().item() + 1e-2
             expanded = None if mask is None else mask.expand(x.shape)
             case_rows, seen = {}, {}
+            shares = same_kernel.setdefault((case_set, shape, dim, dtype_name, mask_kind), {})
             for round_index in range(args.rounds):
                 for name, overrides in variants.items():
                     with overridden(reduce_module, overrides):
                         plan = reduce_module._plan(x, dim, expanded)
                         signature = (plan, tuple(getattr(reduce_module, key) for key in KERNEL_OPTIONS))
                         if seen.setdefault(signature, name) != name:
+                            shares[name] = seen[signature]
                             continue  # same kernel and plan as an earlier variant: timed there
                         row = case_rows.get(name)
                         if row is not None and "error" in row:
@@ -965,6 +1053,10 @@ def main(argv=None) -> int:
         default = defaults.get(key)
         against = f" (default {default['us']:.0f}us {default['of_copy']:.0%})" if default else ""
         print(f"  {' '.join(map(str, key))}: {row['variant']} {row['us']:.0f}us {row['of_copy']:.0%}{against}")
+    if args.best_overrides:
+        variants = {name: overrides for case_set in args.cases for name, overrides in VARIANT_SETS[case_set].items()
+                    if not args.variants or name in args.variants}
+        print("\nbest over the whole sweep: " + write_best_overrides(args.best_overrides, rows, same_kernel, variants))
     return 0
 
 
