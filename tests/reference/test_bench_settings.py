@@ -4,7 +4,6 @@ and are recorded with its results (so that one device call can sweep, then run a
 sweep's choice)."""
 
 import importlib
-import json
 import types
 
 import pytest
@@ -53,7 +52,7 @@ def test_settings_arguments_parse_back_to_the_same_settings(reduce_bench):
     assert reduce_bench.settings_arguments({}) == ""
 
 
-def test_every_sweep_variant_is_a_valid_setting_of_the_kernel(reduce_bench, tile_sweep):
+def test_every_sweep_variant_is_a_valid_setting_of_the_kernel(tile_sweep):
     reduce_module = importlib.import_module("stridelint.reference.reduce")
     mistyped = {
         (set_name, variant, key)
@@ -63,33 +62,6 @@ def test_every_sweep_variant_is_a_valid_setting_of_the_kernel(reduce_bench, tile
         if getattr(reduce_module, key) is not None and type(value) is not type(getattr(reduce_module, key))
     }
     assert not mistyped
-
-
-def _summary_input(tmp_path, name, settings=None):
-    row = {"shape": [2, 4, 32], "dim": 2, "dtype": "fp16", "mask": "none", "bytes": 1000, "max_error": 0.0,
-           "correct": True, "tune_s": 0.1, "plan": "1x32 w4 u4 s1", "kernel_s": 1e-6,
-           "kernel_bytes_per_s": 1e9, "fraction_of_copy": 0.5}
-    result = {"device": "test", "torch": "x", "triton": "y", "copy_bytes_per_s": 2e9, "flush": "clean",
-              "reduce": [row], "hook": []}
-    if settings is not None:
-        result["settings"] = settings
-    path = tmp_path / name
-    path.write_text(json.dumps(result))
-    return path
-
-
-def test_summary_names_the_settings_a_run_overrode(reduce_bench, tmp_path, capsys):
-    reduce_bench.summarize([_summary_input(tmp_path, "a.json", {"ROW_TILE": 2048}),
-                            _summary_input(tmp_path, "b.json", {"ROW_TILE": 2048})])
-    assert "kernel settings overridden: --set ROW_TILE=2048" in capsys.readouterr().out
-
-
-def test_runs_with_different_settings_are_not_summarized_together(reduce_bench, tmp_path, capsys):
-    with pytest.raises(SystemExit, match="set the kernel's settings differently"):
-        reduce_bench.summarize([_summary_input(tmp_path, "a.json", {"ROW_TILE": 2048}),
-                                _summary_input(tmp_path, "old.json")])
-    reduce_bench.summarize([_summary_input(tmp_path, "c.json", {}), _summary_input(tmp_path, "old.json")])
-    assert "overridden" not in capsys.readouterr().out
 
 
 def _row(case, variant, us, ok=True):
