@@ -39,6 +39,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchmarks.reduce_bench as bench  # found through the path above (it imports no torch)
 
 NO_SPLIT = {"SPLIT_MIN_ELEMENTS": 2**62}
 CASE_SETS = {  # name -> [(shape, dim, x dtype, mask kind)]
@@ -898,6 +899,12 @@ def overridden(module, overrides):
             setattr(module, key, value)
 
 
+def selected_variants(case_sets, only) -> dict:
+    """Variant name -> overrides of these case sets, limited to the names in ``only`` if given."""
+    return {name: overrides for case_set in case_sets for name, overrides in VARIANT_SETS[case_set].items()
+            if not only or name in only}
+
+
 def case_key(row) -> tuple:
     return row["set"], tuple(row["shape"]), row["dim"], row["dtype"], row["mask"]
 
@@ -935,8 +942,6 @@ def best_variant(rows, same_kernel, names) -> tuple[str, float] | None:
 def write_best_overrides(path: Path, rows, same_kernel, variants: dict) -> str:
     """Write the ``reduce_bench.py --set`` arguments of ``best_variant`` (an empty line where
     there is none) to ``path``; return what was picked, in words."""
-    import benchmarks.reduce_bench as bench
-
     picked = best_variant(rows, same_kernel, variants)
     overrides = {} if picked is None else variants[picked[0]]
     path.write_text(bench.settings_arguments(overrides) + "\n")
@@ -960,7 +965,6 @@ def host_seconds(torch, fn, calls=50) -> float:
 def main(argv=None) -> int:
     import torch
 
-    import benchmarks.reduce_bench as bench
     reduce_module = importlib.import_module("stridelint.reference.reduce")  # the module, not the function
     reduce_module.AUTOTUNE = False  # time the plan each variant's constants give
 
@@ -981,8 +985,7 @@ def main(argv=None) -> int:
     print(f"copy bandwidth {copy / 1e9:.0f} GB/s; L2 flush: {args.flush}", flush=True)
     rows, same_kernel = [], {}
     for case_set in args.cases:
-        variants = {name: overrides for name, overrides in VARIANT_SETS[case_set].items()
-                    if not args.variants or name in args.variants}
+        variants = selected_variants([case_set], args.variants)
         for shape, dim, dtype_name, mask_kind in CASE_SETS[case_set]:
             x, mask, scale = bench.make_inputs(torch, shape, getattr(torch, dtype_name), mask_kind, "cuda")
             expected = bench.eager_reduce(x, dim, mask, scale).float()
@@ -1054,8 +1057,7 @@ def main(argv=None) -> int:
         against = f" (default {default['us']:.0f}us {default['of_copy']:.0%})" if default else ""
         print(f"  {' '.join(map(str, key))}: {row['variant']} {row['us']:.0f}us {row['of_copy']:.0%}{against}")
     if args.best_overrides:
-        variants = {name: overrides for case_set in args.cases for name, overrides in VARIANT_SETS[case_set].items()
-                    if not args.variants or name in args.variants}
+        variants = selected_variants(args.cases, args.variants)
         print("\nbest over the whole sweep: " + write_best_overrides(args.best_overrides, rows, same_kernel, variants))
     return 0
 
