@@ -12,7 +12,7 @@ listed in reduce.py's *_CANDIDATES).
 
     python benchmarks/tile_sweep.py [--cases rows columns short] [--json out.json]   # needs CUDA
     python benchmarks/tile_sweep.py --cases misses --rounds 3 --host --graph   # judge the noise too
-    python benchmarks/tile_sweep.py --cases s26 --rounds 2 --best-overrides best.txt
+    python benchmarks/tile_sweep.py --cases s27 --rounds 2 --best-overrides best.txt
     python benchmarks/reduce_bench.py $(cat best.txt) ...   # the full benchmark with the best variant
 
 --rounds N times every variant N times, interleaved (variant order, then again), and reports
@@ -875,6 +875,32 @@ VARIANT_SETS["s26"] = {
     "stages2": {"NUM_STAGES": 2},
     "mask_evict_last": {"OPERAND_EVICTION": "evict_last"},
     "x_first_mask_last": {**EVICT_X, "OPERAND_EVICTION": "evict_last"},
+}
+# Session 27 (no device; for the next deciding run): s26 and Inductor's own configs for these rows,
+# read from torch._inductor's reduction heuristics (a reduce over a contiguous dim of 8192: one
+# row of 2048 a step, 16 warps, one pipeline stage; max-autotune's pick for the 2-D row was
+# 128 x 64, 16 warps, on the H200 in session 7; unsplit, as Inductor runs it, only with one
+# program a multiprocessor enough: kernel_ptx_probe.py showed 2 split it, or fall back to one-row
+# tiles), 16 warps for the rows that share a mask row, and row and shared-row tiles changed
+# together (--best-overrides picks one variant). Four more 2-D rows guard the 2-D variant.
+CASE_SETS["s27"] = CASE_SETS["s26"] + [
+    ((8192, 4, 8192), 0, "float16", "none"),
+    ((8192, 4, 8192), 0, "float16", "dense"),
+    ((8192, 4, 8192), 0, "float16", "bcast_n"),
+    ((4, 8192, 8192), 1, "float16", "bcast_m"),
+]
+ROW_W16 = {"ROW_TILE": 2048, "ROW_WARPS": 16, "ROW_UNROLL": 1}
+REUSE_W16 = {"REUSE_ROWS": 4, "REUSE_TILE": 8192, "REUSE_WARPS": 16, "REUSE_UNROLL": 1}
+VARIANT_SETS["s27"] = {
+    **VARIANT_SETS["s26"],
+    "row_1x2048_w16_u1_stages1": {**ROW_W16, "NUM_STAGES": 1},
+    "row_1x2048_w16_u2": {**ROW_W16, "ROW_UNROLL": 2},
+    "reuse_4x2048_w16_u1": REUSE_W16,
+    "reuse_4x1024_w8_u2": {"REUSE_WARPS": 8},
+    "rows_and_reuse_w16": {**ROW_W16, **REUSE_W16},
+    "rows_and_reuse_w8": {"ROW_TILE": 2048, "ROW_WARPS": 8, "ROW_UNROLL": 1,
+                          "REUSE_ROWS": 2, "REUSE_TILE": 4096, "REUSE_WARPS": 8, "REUSE_UNROLL": 1},
+    "2d_128x64_w16": {"COLUMN_BLOCK_I": 128, "COLUMN_TILE": 8192, "TWO_D_MIN_PROGRAMS_PER_SM": 1},
 }
 # --best-overrides picks a variant whose time over the default's has a geometric mean over the
 # cases below 1 - PICK_MARGIN, with no case more than PICK_MARGIN slower.

@@ -1,0 +1,176 @@
+"""Compile the reduce kernel's launches for a Hopper GPU (sm_90) on the CPU: each benchmark row's
+plan, registers, spills and the widths of its global loads, with the ptxas and cuobjdump that
+Triton's wheel bundles. No GPU is needed.
+
+    PYTHONPATH=. python3 benchmarks/kernel_ptx_probe.py                  # the 36 fp16 benchmark rows
+    PYTHONPATH=. python3 benchmarks/kernel_ptx_probe.py --shapes 8192,4,8192 --dims 2 \\
+        --set ROW_TILE=2048 --set ROW_WARPS=16 --json probe.json        # other settings
+    PYTHONPATH=. python3 benchmarks/kernel_ptx_probe.py --sweep s27     # a sweep's variants, before a device run
+
+Why: a bandwidth-bound kernel loses speed silently when a tile or an offset change stops Triton
+from proving x's addresses 16-byte aligned (its loads then split into narrow ones), or when a tile
+needs more registers than leave room for enough programs a multiprocessor. Both show in the
+compiled code; device time is scarce. The launch is the one ``reduce`` makes (``_plan`` and
+``_launch_spec`` on meta tensors), specialized as Triton's launcher would specialize it on
+tensors from PyTorch's allocator (16-byte aligned): integer arguments divisible by 16 marked so,
+those equal to 1 compiled in. Multiprocessors: reduce.DEFAULT_SM_COUNT (an H200's, as the H100's).
+Counts are of load instructions in the code, not of loads executed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import importlib
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import benchmarks.reduce_bench as bench  # found through the path above (neither imports torch)
+import benchmarks.tile_sweep as sweep
+
+ARCH = 90
+POINTER_TYPES = {"float16": "*fp16", "bfloat16": "*bf16", "float32": "*fp32", "bool": "*i1", "int32": "*i32"}
+# A global load's width in bytes per thread, from its PTX spelling (ld.global[.hints].vN.bM).
+LOAD = re.compile(r"\bld\.global(?:\.[\w:]+)*?(?:\.v(\d))?\.[bsuf](\d+)\b")
+
+
+def load_widths(ptx: str) -> dict[int, int]:
+    """Bytes a global load instruction moves per thread -> how many such instructions."""
+    widths = collections.Counter()
+    for vector, bits in LOAD.findall(ptx):
+        widths[int(vector or 1) * int(bits) // 8] += 1
+    return dict(sorted(widths.items()))
+
+
+def launch(reduce_module, torch, shape, dim, dtype, mask_kind):
+    """(plan, kernel arguments by name, launch options) of ``reduce`` on meta tensors of this row."""
+    x, mask, scale = bench.make_inputs(torch, shape, dtype, mask_kind, "meta")
+    mask = None if mask is None else mask.expand(x.shape)
+    scale = scale.expand(x.shape)
+    plan = reduce_module._plan(x, dim, mask)
+    out = torch.empty([size for d, size in enumerate(shape) if d != dim], dtype=dtype, device="meta")
+    spec = reduce_module._launch_spec(plan, x, dim, mask, scale, out)
+    partial = out if spec.partial_shape is None else torch.empty(spec.partial_shape, device="meta")
+    finish_in_kernel = spec.partial_shape is not None and reduce_module.FINISH_SPLIT_IN_KERNEL \
+        and not spec.constants["WIDE_INDEX"]
+    arrivals = torch.empty(1, dtype=torch.int32, device="meta") if finish_in_kernel else partial
+    tensors = (x, x if mask is None else mask, scale, out, partial, arrivals)
+    names = reduce_module._reduce_kernel.arg_names
+    arguments = dict(zip(names, (*tensors, *spec.scalars)))
+    constants = {**spec.constants, "FINISH_IN_KERNEL": finish_in_kernel}
+    options = {key: constants.pop(key) for key in ("num_warps", "num_stages") if key in constants}
+    arguments.update(constants)
+    return plan, arguments, options
+
+
+def compile_launch(reduce_module, triton, torch, arguments: dict, options: dict):
+    """Triton's compiled kernel for these arguments (see the module's docstring for how they are
+    specialized)."""
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+
+    kernel = reduce_module._reduce_kernel
+    signature, constexprs, attrs = {}, {}, {}
+    for index, param in enumerate(kernel.params):
+        value = arguments.get(param.name, param.default)
+        if param.is_constexpr or (isinstance(value, int) and value == 1):
+            signature[param.name], constexprs[param.name] = "constexpr", value
+        elif isinstance(value, torch.Tensor):
+            signature[param.name] = POINTER_TYPES[str(value.dtype).removeprefix("torch.")]
+            attrs[(index,)] = [["tt.divisibility", 16]]
+        else:
+            signature[param.name] = "i32" if -(2**31) <= value < 2**31 else "i64"
+            if value % 16 == 0:
+                attrs[(index,)] = [["tt.divisibility", 16]]
+    source = ASTSource(kernel, signature, constexprs, attrs)
+    return triton.compile(source, target=GPUTarget("cuda", ARCH, 32), options=options)
+
+
+def resource_usage(triton, cubin: bytes) -> dict:
+    """Registers, stack (spills) and shared memory of a compiled kernel, from cuobjdump."""
+    tool = Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / "cuobjdump"
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "kernel.cubin"
+        path.write_bytes(cubin)
+        usage = subprocess.run([str(tool), "--dump-resource-usage", str(path)], capture_output=True, text=True,
+                               check=True).stdout
+    return {name.lower(): int(value) for name, value in re.findall(r"\b(REG|STACK|SHARED):(\d+)", usage)}
+
+
+def probe(rows, variants: dict) -> list[dict]:
+    """Compile each row under each variant (name -> settings of reduce.py, restored after)."""
+    import torch
+    import triton
+
+    reduce_module = importlib.import_module("stridelint.reference.reduce")
+    results = []
+    for shape, dim, dtype_name, mask_kind in rows:
+        for name, overrides in variants.items():
+            with sweep.overridden(reduce_module, overrides):
+                plan, arguments, options = launch(reduce_module, torch, shape, dim, getattr(torch, dtype_name),
+                                                  mask_kind)
+                compiled = compile_launch(reduce_module, triton, torch, arguments, options)
+            results.append({
+                "shape": list(shape), "dim": dim, "dtype": dtype_name, "mask": mask_kind, "variant": name,
+                "plan": reduce_module.describe_plan(plan), "num_warps": options["num_warps"],
+                **resource_usage(triton, compiled.asm["cubin"]),
+                "load_widths": load_widths(compiled.asm["ptx"]),
+            })
+    return results
+
+
+def parse_args(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--shapes", nargs="+", default=bench.FULL_SHAPES, metavar="B,M,N")
+    parser.add_argument("--dims", type=int, nargs="+", default=[0, 1, 2], choices=[0, 1, 2])
+    parser.add_argument("--dtypes", nargs="+", default=["fp16"], choices=list(bench.DTYPES))
+    parser.add_argument("--masks", nargs="+", default=bench.MASKS, choices=bench.MASKS)
+    parser.add_argument("--set", dest="settings", action="append", type=bench.setting, default=[],
+                        metavar="NAME=VALUE", help="override a setting of stridelint/reference/reduce.py")
+    parser.add_argument("--sweep", choices=sorted(sweep.CASE_SETS), metavar="SET",
+                        help="instead of the rows above, each case of tile_sweep.py's SET under each of its variants")
+    parser.add_argument("--json", type=Path, metavar="PATH", help="also write the results as JSON")
+    args = parser.parse_args(argv)
+    try:
+        args.shapes = [tuple(int(size) for size in text.split(",")) for text in args.shapes]
+    except ValueError:
+        parser.error("--shapes takes B,M,N triples of integers")
+    if any(len(shape) != 3 for shape in args.shapes):
+        parser.error("--shapes takes B,M,N triples of integers")
+    args.settings = dict(args.settings)
+    return args
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    if os.environ.get("TRITON_INTERPRET") == "1":
+        print("error: unset TRITON_INTERPRET: the probe compiles the kernel, the interpreter runs it",
+              file=sys.stderr)
+        return 2
+    kernel = importlib.import_module("stridelint.reference.reduce")
+    bench.apply_settings(kernel, args.settings)
+    if args.sweep:
+        rows, variants = sweep.CASE_SETS[args.sweep], sweep.VARIANT_SETS[args.sweep]
+    else:
+        rows = [(shape, dim, bench.DTYPES[dtype], mask) for shape in args.shapes for dim in args.dims
+                for dtype in args.dtypes for mask in args.masks]
+        variants = {"": {}}
+    results = probe(rows, variants)
+    for row in results:
+        loads = " ".join(f"{count}x{width}B" for width, count in row["load_widths"].items())
+        variant = f" {row['variant']}" if row["variant"] else ""
+        print(f"{'x'.join(map(str, row['shape']))} dim {row['dim']} {row['dtype']} {row['mask']}{variant}: {row['plan']}, "
+              f"{row['reg']} registers, {row['stack']} B stack, loads {loads}", flush=True)
+    if args.json:
+        args.json.write_text(json.dumps({"arch": f"sm_{ARCH}", "settings": args.settings, "rows": results}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
