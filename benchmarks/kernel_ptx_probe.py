@@ -35,6 +35,11 @@ import benchmarks.reduce_bench as bench  # found through the path above (neither
 import benchmarks.tile_sweep as sweep
 
 ARCH = 90
+# A Hopper multiprocessor's limits (registers are given out to a warp in steps of 8 a thread).
+REGISTERS_PER_SM = 65536
+WARPS_PER_SM = 64
+PROGRAMS_PER_SM = 32
+SHARED_BYTES_PER_SM = 228 * 1024
 POINTER_TYPES = {"float16": "*fp16", "bfloat16": "*bf16", "float32": "*fp32", "bool": "*i1", "int32": "*i32"}
 # A global load's width in bytes per thread, from its PTX spelling (ld.global[.hints].vN.bM).
 LOAD = re.compile(r"\bld\.global(?:\.[\w:]+)*?(?:\.v(\d))?\.[bsuf](\d+)\b")
@@ -103,6 +108,14 @@ def resource_usage(triton, cubin: bytes) -> dict:
     return {name.lower(): int(value) for name, value in re.findall(r"\b(REG|STACK|SHARED):(\d+)", usage)}
 
 
+def programs_per_sm(usage: dict, num_warps: int) -> int:
+    """How many programs of this kernel one multiprocessor holds at once (its occupancy)."""
+    registers = -(-max(usage["reg"], 1) // 8) * 8
+    by_shared = SHARED_BYTES_PER_SM // (usage["shared"] + 1024) if usage["shared"] else PROGRAMS_PER_SM
+    return min(REGISTERS_PER_SM // (registers * 32 * num_warps), WARPS_PER_SM // num_warps, PROGRAMS_PER_SM,
+               by_shared)
+
+
 def probe(rows, variants: dict) -> list[dict]:
     """Compile each row under each variant (name -> settings of reduce.py, restored after)."""
     import torch
@@ -116,10 +129,12 @@ def probe(rows, variants: dict) -> list[dict]:
                 plan, arguments, options = launch(reduce_module, torch, shape, dim, getattr(torch, dtype_name),
                                                   mask_kind)
                 compiled = compile_launch(reduce_module, triton, torch, arguments, options)
+            usage = resource_usage(triton, compiled.asm["cubin"])
             results.append({
                 "shape": list(shape), "dim": dim, "dtype": dtype_name, "mask": mask_kind, "variant": name,
-                "plan": reduce_module.describe_plan(plan), "num_warps": options["num_warps"],
-                **resource_usage(triton, compiled.asm["cubin"]),
+                "plan": reduce_module.describe_plan(plan), "tile": [plan.block_i, plan.block_k],
+                "num_warps": options["num_warps"], **usage,
+                "programs_per_sm": programs_per_sm(usage, options["num_warps"]),
                 "load_widths": load_widths(compiled.asm["ptx"]),
             })
     return results
@@ -166,7 +181,7 @@ def main(argv=None) -> int:
         loads = " ".join(f"{count}x{width}B" for width, count in row["load_widths"].items())
         variant = f" {row['variant']}" if row["variant"] else ""
         print(f"{'x'.join(map(str, row['shape']))} dim {row['dim']} {row['dtype']} {row['mask']}{variant}: {row['plan']}, "
-              f"{row['reg']} registers, {row['stack']} B stack, loads {loads}", flush=True)
+              f"{row['reg']} registers, {row['stack']} B stack, {row['programs_per_sm']} a multiprocessor, loads {loads}", flush=True)
     if args.json:
         args.json.write_text(json.dumps({"arch": f"sm_{ARCH}", "settings": args.settings, "rows": results}, indent=1))
     return 0
