@@ -5,7 +5,8 @@ Triton's wheel bundles. No GPU is needed.
     PYTHONPATH=. python3 benchmarks/kernel_ptx_probe.py                  # the 36 fp16 benchmark rows
     PYTHONPATH=. python3 benchmarks/kernel_ptx_probe.py --shapes 8192,4,8192 --dims 2 \\
         --set ROW_TILE=2048 --set ROW_WARPS=16 --json probe.json        # other settings
-    PYTHONPATH=. python3 benchmarks/kernel_ptx_probe.py --sweep s27     # a sweep's variants, before a device run
+    PYTHONPATH=. python3 benchmarks/kernel_ptx_probe.py --sweep s27     # a sweep's cases x variants, before a device run
+    PYTHONPATH=. python3 benchmarks/kernel_ptx_probe.py --dtypes fp16 bf16 --variants-of s27   # all rows, each variant
 
 Why: a bandwidth-bound kernel loses speed silently when a tile or an offset change stops Triton
 from proving x's addresses 16-byte aligned (its loads then split into narrow ones), or when a tile
@@ -140,6 +141,21 @@ def probe(rows, variants: dict) -> list[dict]:
     return results
 
 
+def summary(results) -> list[str]:
+    """One line a variant: how many rows spill or read x element by element, and the ranges of
+    registers and programs a multiprocessor."""
+    lines = []
+    for name in dict.fromkeys(row["variant"] for row in results):
+        rows = [row for row in results if row["variant"] == name]
+        spills = sum(row["stack"] > 0 for row in rows)
+        narrow = sum(2 in row["load_widths"] for row in rows)
+        registers = sorted(row["reg"] for row in rows)
+        programs = sorted(row["programs_per_sm"] for row in rows)
+        lines.append(f"{name or 'settings'}: {len(rows)} rows, {spills} spill, {narrow} read x element by element; "
+                     f"registers {registers[0]}-{registers[-1]}, programs a multiprocessor {programs[0]}-{programs[-1]}")
+    return lines
+
+
 def parse_args(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--shapes", nargs="+", default=bench.FULL_SHAPES, metavar="B,M,N")
@@ -148,8 +164,11 @@ def parse_args(argv=None):
     parser.add_argument("--masks", nargs="+", default=bench.MASKS, choices=bench.MASKS)
     parser.add_argument("--set", dest="settings", action="append", type=bench.setting, default=[],
                         metavar="NAME=VALUE", help="override a setting of stridelint/reference/reduce.py")
-    parser.add_argument("--sweep", choices=sorted(sweep.CASE_SETS), metavar="SET",
-                        help="instead of the rows above, each case of tile_sweep.py's SET under each of its variants")
+    sets = parser.add_mutually_exclusive_group()
+    sets.add_argument("--sweep", choices=sorted(sweep.CASE_SETS), metavar="SET",
+                      help="instead of the rows above, each case of tile_sweep.py's SET under each of its variants")
+    sets.add_argument("--variants-of", choices=sorted(sweep.VARIANT_SETS), metavar="SET",
+                      help="the rows above under each variant of tile_sweep.py's SET (what --set S would run)")
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args(argv)
     try:
@@ -170,18 +189,22 @@ def main(argv=None) -> int:
         return 2
     kernel = importlib.import_module("stridelint.reference.reduce")
     bench.apply_settings(kernel, args.settings)
+    rows = [(shape, dim, bench.DTYPES[dtype], mask) for shape in args.shapes for dim in args.dims
+            for dtype in args.dtypes for mask in args.masks]
+    variants = {"": {}}
     if args.sweep:
         rows, variants = sweep.CASE_SETS[args.sweep], sweep.VARIANT_SETS[args.sweep]
-    else:
-        rows = [(shape, dim, bench.DTYPES[dtype], mask) for shape in args.shapes for dim in args.dims
-                for dtype in args.dtypes for mask in args.masks]
-        variants = {"": {}}
+    elif args.variants_of:
+        variants = sweep.VARIANT_SETS[args.variants_of]
     results = probe(rows, variants)
     for row in results:
         loads = " ".join(f"{count}x{width}B" for width, count in row["load_widths"].items())
         variant = f" {row['variant']}" if row["variant"] else ""
         print(f"{'x'.join(map(str, row['shape']))} dim {row['dim']} {row['dtype']} {row['mask']}{variant}: {row['plan']}, "
-              f"{row['reg']} registers, {row['stack']} B stack, {row['programs_per_sm']} a multiprocessor, loads {loads}", flush=True)
+              f"{row['reg']} registers, {row['stack']} B stack, {row['programs_per_sm']} a multiprocessor, loads {loads}")
+    print()
+    for line in summary(results):
+        print(line)
     if args.json:
         args.json.write_text(json.dumps({"arch": f"sm_{ARCH}", "settings": args.settings, "rows": results}, indent=1))
     return 0

@@ -101,3 +101,18 @@ def test_a_sweep_compiles_each_case_under_each_variant_and_restores_the_settings
     for dtype in ("float16", "bfloat16"):
         assert (plans[dtype, "default"], plans[dtype, "1x2048_w4_u2"], plans[dtype, "1x512_w2_u8"],
                 plans[dtype, "narrow_index"]) == ("1x1024", "1x2048", "1x512", "1x1024")
+    assert "1x512_w2_u8: 2 rows, 0 spill, 0 read x element by element; registers" in result.stdout
+
+
+def test_variants_of_a_set_run_on_the_rows_asked_for(tmp_path):
+    """--variants-of: the rows --shapes/--dims/--masks name, under each variant (what a full
+    benchmark run with --set S would compile), with a summary line a variant."""
+    path = tmp_path / "variants.json"
+    result = run_probe("--shapes", "4,8192,8192", "--dims", "2", "--masks", "dense", "--variants-of", "s14rows",
+                       "--json", str(path))
+    assert result.returncode == 0, result.stderr[-2000:]
+    rows = json.loads(path.read_text())["rows"]
+    assert [(row["shape"], row["variant"]) for row in rows] == [
+        ([4, 8192, 8192], name) for name in ("default", "u2", "1x2048_w4_u2", "1x512_w2_u8", "narrow_index")]
+    assert [row["plan"].split()[2] for row in rows] == ["u4", "u2", "u2", "u8", "u4"]
+    assert sum(line.endswith(tuple("0123456789")) and " 1 rows, " in line for line in result.stdout.splitlines()) == 5
