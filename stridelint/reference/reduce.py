@@ -1,4 +1,4 @@
-"""Masked, scaled sum over one dim of a 3-D tensor: the Triton kernel stridelint is validated on.
+"""Masked, scaled sum over one dim of a tensor: the Triton kernel stridelint is validated on.
 
 Mask and scale may be broadcast (stride 0) views of tensors much smaller than ``x``: the wrapper
 expands them without copying and the kernel loads each distinct value once per tile instead of
@@ -63,6 +63,7 @@ import torch
 import triton
 import triton.language as tl
 
+from stridelint.reference import rank
 from stridelint.reference.metadata import reduce_launch_metadata
 
 X_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
@@ -711,12 +712,15 @@ def _expand_operand(name: str, operand: torch.Tensor, x: torch.Tensor, dtypes, k
 def reduce(x, dim, mask=None, scale=None, *, out=None, out_dtype=None):
     """Sum over ``dim`` of ``x * scale`` where ``mask != 0``, accumulated in fp32.
 
-    ``x`` is a 3-D fp16, bf16 or fp32 tensor with any strides. ``mask`` (bool or integer) and
-    ``scale`` (floating point) may have any shape broadcastable to ``x``; they are expanded
-    without copying, so a mask broadcast over a large dim costs only its storage. The result
-    has ``x.shape`` without ``dim`` and dtype ``out_dtype`` (default ``x.dtype``); it is
-    written to ``out`` when given. Raises ValueError on invalid inputs.
+    ``x`` is an fp16, bf16 or fp32 tensor of one or more dims, with any strides. ``mask`` (bool
+    or integer) and ``scale`` (floating point) may have any shape broadcastable to ``x``; they
+    are expanded without copying, so a mask broadcast over a large dim costs only its storage.
+    The result has ``x.shape`` without ``dim`` and dtype ``out_dtype`` (default ``x.dtype``); it
+    is written to ``out`` when given. Raises ValueError on invalid inputs. The kernel is 3-D:
+    other ranks are summed as 3-D views (``rank.three_d_pieces``).
     """
+    if x.ndim != 3:
+        return _reduce_any_rank(x, dim, mask, scale, out, out_dtype)
     key = None
     if not AUTOTUNE:
         key = (x.shape, x.stride(), x.dtype, x.device, dim, out_dtype, _operand_key(mask), _operand_key(scale),
@@ -730,15 +734,42 @@ def reduce(x, dim, mask=None, scale=None, *, out=None, out_dtype=None):
                 _run(spec, x, None if mask is None else mask.expand(x.shape),
                      None if scale is None else scale.expand(x.shape), out)
             return out
-    if x.ndim != 3:
-        raise ValueError(f"x must be 3-D, got shape {tuple(x.shape)}")
+    dim, mask, scale, out = _checked_arguments(x, dim, mask, scale, out, out_dtype)
+    spec = None
+    if out.numel() != 0:
+        plan = _plan(x, dim, mask)
+        if _should_tune(x):
+            plan = _tuned_plan(x, dim, mask, scale, out, plan)
+        spec = _launch_spec(plan, x, dim, mask, scale, out)
+        _run(spec, x, mask, scale, out)
+    if key is not None:
+        if len(_LAUNCHES) >= LAUNCH_CACHE_SIZE:
+            _LAUNCHES.clear()
+        _LAUNCHES[key] = (spec, tuple(out.shape), out.dtype)
+    return out
+
+
+def _reduce_any_rank(x, dim, mask, scale, out, out_dtype):
+    """``reduce`` of an x that is not 3-D: each 3-D view of it that ``rank.three_d_pieces`` gives
+    is summed by the 3-D path (one launch where the kept dims merge into two)."""
+    dim, mask, scale, out = _checked_arguments(x, dim, mask, scale, out, out_dtype)
+    if out.numel() != 0:
+        for piece in rank.three_d_pieces(x, dim, mask, scale, out):
+            reduce(piece.x, 2, piece.mask, piece.scale, out=piece.out, out_dtype=out.dtype)
+    return out
+
+
+def _checked_arguments(x, dim, mask, scale, out, out_dtype):
+    """(dim in range(x.ndim), mask and scale expanded to x's shape or None, out): ``reduce``'s
+    arguments validated, out made where none was given. Raises ValueError."""
+    if x.ndim == 0:
+        raise ValueError("x must have at least one dim, got a 0-D tensor")
     if x.dtype not in X_DTYPES:
         raise ValueError(f"x must be float16, bfloat16 or float32, got {x.dtype}")
-    if not -3 <= dim < 3:
-        raise ValueError(f"dim {dim} is out of range for a 3-D x")
-    dim %= 3
-    kept_dims = [d for d in range(3) if d != dim]
-    out_shape = tuple(x.shape[d] for d in kept_dims)
+    if not -x.ndim <= dim < x.ndim:
+        raise ValueError(f"dim {dim} is out of range for a {x.ndim}-D x")
+    dim %= x.ndim
+    out_shape = tuple(size for d, size in enumerate(x.shape) if d != dim)
     out_dtype = out_dtype or x.dtype
     if out_dtype not in X_DTYPES:
         raise ValueError(f"out_dtype must be float16, bfloat16 or float32, got {out_dtype}")
@@ -753,21 +784,9 @@ def reduce(x, dim, mask=None, scale=None, *, out=None, out_dtype=None):
     elif any(stride == 0 and size > 1 for stride, size in zip(out.stride(), out.shape)):
         # Several outputs would share one memory location (semantics §1.3).
         raise ValueError("out must not be a broadcast (stride-0) view")
-    has_mask, has_scale = mask is not None, scale is not None
-    mask = _expand_operand("mask", mask, x, MASK_DTYPES, "bool or an integer dtype") if has_mask else None
-    scale = _expand_operand("scale", scale, x, SCALE_DTYPES, "a floating-point dtype") if has_scale else None
-    spec = None
-    if out.numel() != 0:
-        plan = _plan(x, dim, mask)
-        if _should_tune(x):
-            plan = _tuned_plan(x, dim, mask, scale, out, plan)
-        spec = _launch_spec(plan, x, dim, mask, scale, out)
-        _run(spec, x, mask, scale, out)
-    if key is not None:
-        if len(_LAUNCHES) >= LAUNCH_CACHE_SIZE:
-            _LAUNCHES.clear()
-        _LAUNCHES[key] = (spec, out_shape, out_dtype)
-    return out
+    mask = None if mask is None else _expand_operand("mask", mask, x, MASK_DTYPES, "bool or an integer dtype")
+    scale = None if scale is None else _expand_operand("scale", scale, x, SCALE_DTYPES, "a floating-point dtype")
+    return dim, mask, scale, out
 
 
 def _operand_key(operand: torch.Tensor | None):
