@@ -108,6 +108,18 @@ def test_contiguous_inputs_take_one_launch(shape, dim):
     assert len(pieces(random_tensor(shape, seed=11), dim)) == 1
 
 
+@pytest.mark.parametrize(("broadcast_dims", "launches"), [
+    ((0, 1), [1, 1, 1, 1]),  # (1, 1, M, N)
+    ((2, 3), [1, 1, 1, 1]),  # (B, H, 1, 1)
+    ((1, 2), [1, 3, 2, 1]),  # key padding (B, 1, 1, N): B or H apart under H and M
+    ((1, 3), [2, 3, 2, 2]),  # (B, 1, M, 1)
+])
+def test_launches_a_4d_reduce_takes_under_each_mask(broadcast_dims, launches):
+    """(B, H, M, N) = (3, 2, 4, 5): one launch for each index of the smallest group left apart."""
+    x = random_tensor((3, 2, 4, 5), seed=16)
+    assert [len(pieces(x, dim, mask_over(x.shape, broadcast_dims))) for dim in range(4)] == launches
+
+
 def test_a_mask_stored_per_row_and_column_keeps_its_dims_apart():
     """A (B, 1, M, 1) mask over (B, H, M, N) summed over N: B, H and M cannot merge without
     reading the mask wider than it is stored, so the smallest of them is looped over."""
