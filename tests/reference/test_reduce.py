@@ -131,6 +131,18 @@ def test_reduction_longer_than_one_tile():
     assert_matches_reference(x, 2, make_mask((2, 1, 3000)), make_scale((3, 1)))
 
 
+@pytest.mark.parametrize("dim", range(3))
+@pytest.mark.parametrize("order", [(0, 1, 2), (1, 2, 0), (2, 0, 1)])
+def test_ragged_sizes_along_every_dim(order, dim):
+    """Sizes no tile divides (7, 4095) and a size-1 dim, in every position (x (1, 7, 4095) stored,
+    its dims permuted: 4095 stays contiguous, which keeps the interpreter's program count low),
+    under a broadcast mask and scale."""
+    x = make_x((1, 7, 4095), torch.float16).permute(*order)
+    shape = x.shape
+    mask = make_mask((shape[0], 1, shape[2]), torch.bool)
+    assert_matches_reference(x, dim, mask, make_scale((shape[0], shape[1], 1)))
+
+
 # The interpreter computes the discarded inf * 0 products with numpy, which warns.
 @pytest.mark.filterwarnings("ignore:invalid value encountered:RuntimeWarning")
 @pytest.mark.parametrize("dim", range(3))
