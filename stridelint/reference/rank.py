@@ -5,7 +5,8 @@ operand's strides allow it, as ``view`` would: an outer dim a and an inner dim b
 x, the mask, the scale and the output alike, stride[a] == size[b] * stride[b]. A broadcast dim
 merges with another broadcast dim, since 0 == size * 0, but never with a stored one, so a mask
 stays as narrow as it was stored. Dims of size 1 drop out. When more than two groups remain,
-the outer groups are looped over, with one launch for each of their indices.
+the two largest go to the kernel and the others are looped over, one launch for each of their
+indices.
 """
 
 from __future__ import annotations
@@ -52,8 +53,7 @@ def kept_groups(x, dim: int, mask, scale, out) -> list[Group]:
 
 def three_d_pieces(x, dim: int, mask, scale, out) -> list[Piece]:
     """The 3-D launches that sum x over ``dim`` into ``out``: one where the kept dims merge into
-    two groups, else one for each index of the outer groups (the two largest groups go to the
-    kernel)."""
+    two groups, else one for each index of the groups other than the two largest."""
     groups = kept_groups(x, dim, mask, scale, out)
     while len(groups) < 2:
         groups.insert(0, Group(1, (0, 0, 0, 0)))
@@ -75,4 +75,3 @@ def three_d_pieces(x, dim: int, mask, scale, out) -> list[Piece]:
         out_view = out.as_strided((o.size, i.size), (o.strides[3], i.strides[3]), out.storage_offset() + offsets[3])
         pieces.append(Piece(*views, out_view))
     return pieces
-

@@ -1,6 +1,6 @@
 """The reduce kernel as compiled for a Hopper GPU, checked on the CPU (benchmarks/kernel_ptx_probe.py):
-on every benchmark row x is read in 16-byte vectors, a mask that varies along x's contiguous dim
-in vectors too, and nothing spills. A change that breaks these slows the kernel on the GPU
+on every benchmark row x is read in vectors as wide as its tile allows (16 bytes today), a mask
+that varies along x's contiguous dim in vectors too, and nothing spills. A change that breaks these slows the kernel on the GPU
 without failing any test that runs it."""
 
 import json
