@@ -31,6 +31,7 @@ import argparse
 import contextlib
 import functools
 import importlib
+import itertools
 import json
 import math
 import statistics
@@ -880,12 +881,11 @@ VARIANT_SETS["s26"] = {
 # a mask too (1337 against 1386 µs at 65536x4x8192), so the tile, not the mask, is the suspect.
 # Inductor's config for a reduce over a contiguous dim of 8192 (torch._inductor's reduction
 # heuristics): one row of 2048 a step, 16 warps, one pipeline stage, i.e. 4 elements a thread and
-# 4 programs a multiprocessor, where ours keeps 13 (1 x 1024, 4 warps, 4 a step, 38 registers):
-# fewer rows in flight, each read faster. Also max-autotune's pick for the 2-D row, 128 x 64 at 16
-# warps (the H200, session 7), unsplit as Inductor runs it: kernel_ptx_probe.py showed that it
-# needs TWO_D_MIN_PROGRAMS_PER_SM 1 (with 2 it splits, or falls back to one-row tiles). Row and
-# shared-row tiles change together in two variants (--best-overrides picks one variant). Four more
-# 2-D rows guard the 2-D variant.
+# 4 programs a multiprocessor, where ours keeps 10-16 (1 x 1024, 4 warps, 4 a step): fewer rows
+# in flight, each read faster. Also max-autotune's pick for the 2-D row, 128 x 64 at 16 warps (the
+# H200, session 7), unsplit as Inductor runs it: kernel_ptx_probe.py showed that it needs
+# TWO_D_MIN_PROGRAMS_PER_SM 1 (with 2 it splits, or falls back to one-row tiles). Four more 2-D
+# rows guard it.
 CASE_SETS["s27"] = CASE_SETS["s26"] + [
     ((8192, 4, 8192), 0, "float16", "none"),
     ((8192, 4, 8192), 0, "float16", "dense"),
@@ -893,18 +893,49 @@ CASE_SETS["s27"] = CASE_SETS["s26"] + [
     ((4, 8192, 8192), 1, "float16", "bcast_m"),
 ]
 ROW_W16 = {"ROW_TILE": 2048, "ROW_WARPS": 16, "ROW_UNROLL": 1}
-REUSE_W16 = {"REUSE_ROWS": 4, "REUSE_TILE": 8192, "REUSE_WARPS": 16, "REUSE_UNROLL": 1}
-VARIANT_SETS["s27"] = {  # s26's less two that no sweep has seen change a time (stages2, mask_evict_last)
-    **{name: overrides for name, overrides in VARIANT_SETS["s26"].items() if name not in ("stages2", "mask_evict_last")},
-    "row_1x1024_w8_u1": {"ROW_WARPS": 8, "ROW_UNROLL": 1},
+# Tiles of three families that no case shares: row tiles, row tiles sharing a mask row, 2-D tiles.
+TILE_FAMILIES = (
+    {
+        "row_1x2048_w8_u1": {"ROW_TILE": 2048, "ROW_WARPS": 8, "ROW_UNROLL": 1},
+        "row_1x2048_w8_u2": {"ROW_TILE": 2048, "ROW_WARPS": 8, "ROW_UNROLL": 2},
+        "row_1x2048_w16_u1": ROW_W16,
+        "row_1x2048_w16_u2": {**ROW_W16, "ROW_UNROLL": 2},
+        "row_1x4096_w16_u1": {"ROW_TILE": 4096, "ROW_WARPS": 16, "ROW_UNROLL": 1},
+        "row_1x1024_w8_u1": {"ROW_WARPS": 8, "ROW_UNROLL": 1},
+    },
+    {
+        "reuse_2x2048_w8_u1": {"REUSE_ROWS": 2, "REUSE_TILE": 4096, "REUSE_WARPS": 8, "REUSE_UNROLL": 1},
+        "reuse_4x2048_w16_u1": {"REUSE_ROWS": 4, "REUSE_TILE": 8192, "REUSE_WARPS": 16, "REUSE_UNROLL": 1},
+        "reuse_4x1024_w8_u2": {"REUSE_WARPS": 8},
+    },
+    {
+        "2d_128x64_w16": {"COLUMN_BLOCK_I": 128, "COLUMN_TILE": 8192, "TWO_D_MIN_PROGRAMS_PER_SM": 1},
+    },
+)
+
+
+def tile_combinations(families) -> dict:
+    """Every way to take at most one tile of each family ("a+b" names the tiles taken). Where the
+    families' cases do not overlap, a combination runs on each case the kernel of the one tile
+    that applies there, which the sweep has timed already (a variant whose plan and kernel
+    equal another's is not timed again): --best-overrides can then pick a tile for each family
+    at no cost in device time."""
+    combinations = {}
+    for picks in itertools.product(*([None, *family] for family in families)):
+        names = [name for name in picks if name is not None]
+        if names:
+            combinations["+".join(names)] = {key: value for family, name in zip(families, picks) if name
+                                             for key, value in family[name].items()}
+    return combinations
+
+
+VARIANT_SETS["s27"] = {
+    # s26's that change more than tiles, less two that no sweep has seen change a time (stages2,
+    # mask_evict_last), and Inductor's row config with its one pipeline stage.
+    **{name: overrides for name, overrides in VARIANT_SETS["s26"].items()
+       if name in ("default", "x_evict_first", "row_1x2048_w8_u1_evict", "stages1", "x_first_mask_last")},
     "row_1x2048_w16_u1_stages1": {**ROW_W16, "NUM_STAGES": 1},
-    "row_1x2048_w16_u2": {**ROW_W16, "ROW_UNROLL": 2},
-    "reuse_4x2048_w16_u1": REUSE_W16,
-    "reuse_4x1024_w8_u2": {"REUSE_WARPS": 8},
-    "rows_and_reuse_w16": {**ROW_W16, **REUSE_W16},
-    "rows_and_reuse_w8": {"ROW_TILE": 2048, "ROW_WARPS": 8, "ROW_UNROLL": 1,
-                          "REUSE_ROWS": 2, "REUSE_TILE": 4096, "REUSE_WARPS": 8, "REUSE_UNROLL": 1},
-    "2d_128x64_w16": {"COLUMN_BLOCK_I": 128, "COLUMN_TILE": 8192, "TWO_D_MIN_PROGRAMS_PER_SM": 1},
+    **tile_combinations(TILE_FAMILIES),
 }
 # --best-overrides picks a variant whose time over the default's has a geometric mean over the
 # cases below 1 - PICK_MARGIN, with no case more than PICK_MARGIN slower.
@@ -1055,7 +1086,7 @@ def main(argv=None) -> int:
             for name in variants:
                 row = case_rows.get(name)
                 if row is None:
-                    line.append(f"{name} = default" if name != "default" else name)
+                    line.append(f"{name} = {shares.get(name, 'default')}" if name != "default" else name)
                     continue
                 if "error" in row:
                     line.append(f"{name} FAILED {row['error'][:60]}")

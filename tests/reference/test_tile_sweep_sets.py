@@ -20,3 +20,34 @@ def test_every_override_names_a_setting_of_the_kernel_module_with_a_value_of_its
         or getattr(reduce_module, key) is not None and type(value) is not type(getattr(reduce_module, key))
     }
     assert not wrong
+
+
+def test_tile_combinations_take_at_most_one_tile_a_family(tile_sweep):
+    families = ({"a": {"A": 1}, "b": {"A": 2}}, {"c": {"C": 3}})
+    assert tile_sweep.tile_combinations(families) == {
+        "a": {"A": 1}, "b": {"A": 2}, "c": {"C": 3}, "a+c": {"A": 1, "C": 3}, "b+c": {"A": 2, "C": 3}}
+
+
+def test_each_s27_case_runs_under_a_combination_the_plan_of_its_one_applicable_tile(tile_sweep, reduce_bench):
+    """What lets --best-overrides judge a combination by timings it never took: on each case, the
+    combination plans as the default or as exactly the one of its tiles whose family applies."""
+    import torch
+
+    reduce_module = importlib.import_module("stridelint.reference.reduce")
+    singles = {name: overrides for family in tile_sweep.TILE_FAMILIES for name, overrides in family.items()}
+    combinations = tile_sweep.tile_combinations(tile_sweep.TILE_FAMILIES)
+    assert len(combinations) == 7 * 4 * 2 - 1
+    assert set(combinations) <= set(tile_sweep.VARIANT_SETS["s27"])
+    for shape, dim, dtype_name, mask_kind in tile_sweep.CASE_SETS["s27"]:
+        x, mask, _ = reduce_bench.make_inputs(torch, shape, getattr(torch, dtype_name), mask_kind, "meta")
+        mask = None if mask is None else mask.expand(x.shape)
+
+        def plan(overrides):
+            with tile_sweep.overridden(reduce_module, overrides):
+                return reduce_module._plan(x, dim, mask)
+
+        default, plans = plan({}), {name: plan(overrides) for name, overrides in singles.items()}
+        for name, overrides in combinations.items():
+            changed = {plans[single] for single in name.split("+") if plans[single] != default}
+            assert len(changed) <= 1, (shape, dim, mask_kind, name)
+            assert plan(overrides) == (changed.pop() if changed else default), (shape, dim, mask_kind, name)
