@@ -19,7 +19,7 @@ listed in reduce.py's *_CANDIDATES).
 the median and the spread; --host adds the host (Python) time of one call, which the device
 timing hides only while it is shorter than the device's work; --graph adds the device time of
 one call replayed from a CUDA graph (no host work between launches), L2 flushed as before.
-A variant whose plan and kernel options equal the default's is not timed again ("= default").
+A variant whose plan and kernel options equal an earlier variant's is not timed again ("= that one").
 --best-overrides writes the ``reduce_bench.py --set`` arguments of the variant that is fastest
 over the whole set (``best_variant``), or nothing where no variant pays, so that one device call
 can sweep and then run the full benchmark on the sweep's choice.
