@@ -94,6 +94,10 @@ def test_non_contiguous_out_of_a_4d_reduce():
     result = reduce(x, 1, out=out)
     assert result is out
     torch.testing.assert_close(out, reference_reduce(x, 1), **TOLERANCE[torch.float32])
+    frame = torch.zeros(3, 2, 4, 5, device=DEVICE)
+    reduce(x, 1, mask_over(SHAPES[4], (1, 3)), out=frame[1])  # an out that starts inside its storage
+    torch.testing.assert_close(frame[1], reference_reduce(x, 1, mask_over(SHAPES[4], (1, 3))), **TOLERANCE[torch.float32])
+    assert not frame[0].any() and not frame[2].any()
 
 
 def test_empty_dims():
