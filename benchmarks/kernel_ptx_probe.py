@@ -187,6 +187,12 @@ def main(argv=None) -> int:
         print("error: unset TRITON_INTERPRET: the probe compiles the kernel, the interpreter runs it",
               file=sys.stderr)
         return 2
+    import triton
+
+    tools = Path(triton.__file__).parent / "backends" / "nvidia" / "bin"
+    if not ((tools / "ptxas").exists() and (tools / "cuobjdump").exists()):
+        print(f"error: this Triton has no ptxas and cuobjdump in {tools} (its NVIDIA backend)", file=sys.stderr)
+        return 2
     kernel = importlib.import_module("stridelint.reference.reduce")
     bench.apply_settings(kernel, args.settings)
     rows = [(shape, dim, bench.DTYPES[dtype], mask) for shape in args.shapes for dim in args.dims
