@@ -1,7 +1,7 @@
 """The reduce kernel as compiled for a Hopper GPU, checked on the CPU (benchmarks/kernel_ptx_probe.py):
 on every benchmark row x is read in vectors as wide as its tile allows (16 bytes today), a mask
-that varies along x's contiguous dim in vectors too, and nothing spills. A change that breaks these slows the kernel on the GPU
-without failing any test that runs it."""
+that varies along x's contiguous dim in vectors too, and nothing spills. A change that breaks
+these slows the kernel on the GPU without failing any test that runs it."""
 
 import json
 import os
@@ -59,8 +59,8 @@ def test_x_is_read_in_vectors_as_wide_as_its_tile_allows(compiled_rows):
 
 
 def test_a_mask_that_varies_along_xs_contiguous_dim_is_read_in_vectors(compiled_rows):
-    """Dense masks and masks over M vary along N, x's contiguous dim: their bytes come 8 or more at
-    a time. (A mask over N is one byte per row of x, loaded as one.)"""
+    """Dense masks and masks over M vary along N, x's contiguous dim: their bytes never come one
+    at a time (8 or 16 today). A mask over N is one byte per row of x, loaded as one."""
     bytewise = [(row["shape"], row["dim"], row["mask"]) for row in compiled_rows
                 if row["mask"] in ("dense", "bcast_m") and "1" in row["load_widths"]]
     assert not bytewise
