@@ -63,13 +63,11 @@ def launch(reduce_module, torch, shape, dim, dtype, mask_kind):
     out = torch.empty([size for d, size in enumerate(shape) if d != dim], dtype=dtype, device="meta")
     spec = reduce_module._launch_spec(plan, x, dim, mask, scale, out)
     partial = out if spec.partial_shape is None else torch.empty(spec.partial_shape, device="meta")
-    finish_in_kernel = spec.partial_shape is not None and reduce_module.FINISH_SPLIT_IN_KERNEL \
-        and not spec.constants["WIDE_INDEX"]
-    arrivals = torch.empty(1, dtype=torch.int32, device="meta") if finish_in_kernel else partial
+    arrivals = torch.empty(1, dtype=torch.int32, device="meta") if spec.finish_in_kernel else partial
     tensors = (x, x if mask is None else mask, scale, out, partial, arrivals)
     names = reduce_module._reduce_kernel.arg_names
     arguments = dict(zip(names, (*tensors, *spec.scalars)))
-    constants = {**spec.constants, "FINISH_IN_KERNEL": finish_in_kernel}
+    constants = {**spec.constants, "FINISH_IN_KERNEL": spec.finish_in_kernel}
     options = {key: constants.pop(key) for key in ("num_warps", "num_stages") if key in constants}
     arguments.update(constants)
     return plan, arguments, options

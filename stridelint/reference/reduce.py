@@ -831,6 +831,7 @@ class LaunchSpec(NamedTuple):
     constants: dict  # its constexpr arguments and launch options, FINISH_IN_KERNEL aside
     partial_shape: tuple[int, int, int] | None  # (splits, size_o, size_i) where k is split
     finalize: tuple | None  # the finalize kernel's grid and arguments after its two tensors
+    finish_in_kernel: bool  # split, and its last programs add the partials (FINISH_SPLIT_IN_KERNEL)
 
 
 def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
@@ -880,7 +881,8 @@ def _launch_spec(plan: Plan, x, dim, mask, scale, out) -> LaunchSpec:
     scalars = (dim, size_o, size_i, size_k, plan.k_per_split, *x_roles, *mask_stride, *scale_stride, out_o, out_i)
     finalize = ((_cdiv(size_o * size_i, FINALIZE_BLOCK),), (plan.splits, size_o, size_i, out_o, out_i))
     return LaunchSpec((programs, plan.splits), scalars, constants,
-                      (plan.splits, size_o, size_i) if split else None, finalize if split else None)
+                      (plan.splits, size_o, size_i) if split else None, finalize if split else None,
+                      split and FINISH_SPLIT_IN_KERNEL and not wide_index)
 
 
 def _size_constants(plan: Plan, x, reduced_is_slow: bool, sizes) -> dict:
@@ -897,7 +899,7 @@ def _run(spec: LaunchSpec, x, mask, scale, out) -> None:
     partial, arrivals = out, None
     if spec.partial_shape is not None:
         partial = torch.empty(spec.partial_shape, dtype=torch.float32, device=x.device)
-        if FINISH_SPLIT_IN_KERNEL and not spec.constants["WIDE_INDEX"]:
+        if spec.finish_in_kernel:
             arrivals = _arrival_counters(x.device, spec.grid[0])
     _reduce_kernel[spec.grid](
         x, x if mask is None else mask, x if scale is None else scale, out, partial,
