@@ -33,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import benchmarks.reduce_bench as bench  # found through the path above (neither imports torch)
+import benchmarks.sweep_coverage as coverage
 import benchmarks.tile_sweep as sweep
 
 ARCH = 90
@@ -52,25 +53,6 @@ def load_widths(ptx: str) -> dict[int, int]:
     for vector, bits in LOAD.findall(ptx):
         widths[int(vector or 1) * int(bits) // 8] += 1
     return dict(sorted(widths.items()))
-
-
-def launch(reduce_module, torch, shape, dim, dtype, mask_kind):
-    """(plan, kernel arguments by name, launch options) of ``reduce`` on meta tensors of this row."""
-    x, mask, scale = bench.make_inputs(torch, shape, dtype, mask_kind, "meta")
-    mask = None if mask is None else mask.expand(x.shape)
-    scale = scale.expand(x.shape)
-    plan = reduce_module._plan(x, dim, mask)
-    out = torch.empty([size for d, size in enumerate(shape) if d != dim], dtype=dtype, device="meta")
-    spec = reduce_module._launch_spec(plan, x, dim, mask, scale, out)
-    partial = out if spec.partial_shape is None else torch.empty(spec.partial_shape, device="meta")
-    arrivals = torch.empty(1, dtype=torch.int32, device="meta") if spec.finish_in_kernel else partial
-    tensors = (x, x if mask is None else mask, scale, out, partial, arrivals)
-    names = reduce_module._reduce_kernel.arg_names
-    arguments = dict(zip(names, (*tensors, *spec.scalars)))
-    constants = {**spec.constants, "FINISH_IN_KERNEL": spec.finish_in_kernel}
-    options = {key: constants.pop(key) for key in ("num_warps", "num_stages") if key in constants}
-    arguments.update(constants)
-    return plan, arguments, options
 
 
 def compile_launch(reduce_module, triton, torch, arguments: dict, options: dict):
@@ -124,8 +106,8 @@ def probe(rows, variants: dict) -> list[dict]:
     results = []
     for shape, dim, dtype_name, mask_kind in rows:
         for name, overrides in variants.items():
-            with sweep.overridden(reduce_module, overrides):
-                plan, arguments, options = launch(reduce_module, torch, shape, dim, getattr(torch, dtype_name),
+            with coverage.overridden(reduce_module, overrides):
+                plan, arguments, options = coverage.launch(reduce_module, torch, shape, dim, getattr(torch, dtype_name),
                                                   mask_kind)
                 compiled = compile_launch(reduce_module, triton, torch, arguments, options)
             usage = resource_usage(triton, compiled.asm["cubin"])

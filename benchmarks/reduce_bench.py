@@ -464,6 +464,16 @@ def bench_hook(torch, device, quick):
     return reports
 
 
+def card_identity(torch, device: str) -> str | None:
+    """The GPU's UUID (which physical card ran the run), where torch reports one."""
+    uuid = getattr(torch.cuda.get_device_properties(0), "uuid", None) if device == "cuda" else None
+    return None if uuid is None else f"GPU-{uuid}"
+
+
+def card_note(card: str | None) -> str:
+    return f" ({card})" if card else ""
+
+
 def settings_note(settings: dict) -> str:
     return f"; kernel settings overridden: {settings_arguments(settings)}" if settings else ""
 
@@ -483,7 +493,12 @@ def summarize(paths):
     if len(settings) > 1:
         sys.exit(f"these runs set the kernel's settings differently ({' | '.join(sorted(settings))}): "
                  "summarize them apart")
-    print(f"device: {results[0]['device']} | torch {results[0]['torch']} | triton {results[0]['triton']}")
+    # Runs before session 28 did not record the card. Two cards of one model can differ by 3% on
+    # one tile (docs/kernel-benchmarks.md, session 28), so one table comes from one card.
+    cards = sorted({result["card"] for result in results if result.get("card")})
+    if len(cards) > 1:
+        sys.exit(f"these runs were timed on different cards ({', '.join(cards)}): summarize them apart")
+    print(f"device: {results[0]['device']}{card_note(cards[0] if cards else None)} | torch {results[0]['torch']} | triton {results[0]['triton']}")
     print(f"device copy bandwidth (read + write): {copy / 1e9:.0f} GB/s (first file); "
           f"L2 flush: {flushes[0]}{settings_note(results[0].get('settings', {}))}\n")
     print(reduce_header(modes))
@@ -512,8 +527,9 @@ def main(argv=None):
     timer = Timer(device, args.quick, args.flush)
     started = time.perf_counter()
     device_name = torch.cuda.get_device_name() if device == "cuda" else platform.processor() or "cpu"
+    card = card_identity(torch, device)
     copy_bytes_per_s = copy_bandwidth(torch, device, timer, args.quick)
-    print(f"device: {device_name} | torch {torch.__version__} | triton {triton.__version__}")
+    print(f"device: {device_name}{card_note(card)} | torch {torch.__version__} | triton {triton.__version__}")
     print(f"device copy bandwidth (read + write): {copy_bytes_per_s / 1e9:.0f} GB/s; "
           f"L2 flush: {args.flush}{settings_note(args.settings)}\n")
     modes = args.compile_modes if device == "cuda" else []
@@ -523,7 +539,7 @@ def main(argv=None):
     def write_json(complete):
         if args.json:
             args.json.write_text(json.dumps({
-                "device": device_name, "torch": torch.__version__, "triton": triton.__version__,
+                "device": device_name, "card": card, "torch": torch.__version__, "triton": triton.__version__,
                 "copy_bytes_per_s": copy_bytes_per_s, "flush": args.flush, "settings": args.settings,
                 "reduce": reduce_rows, "hook": hook_reports,
                 "elapsed_s": time.perf_counter() - started, "complete": complete,

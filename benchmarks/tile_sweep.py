@@ -28,7 +28,6 @@ can sweep and then run the full benchmark on the sweep's choice.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
 import importlib
 import itertools
@@ -41,6 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import benchmarks.reduce_bench as bench  # found through the path above (it imports no torch)
+import benchmarks.sweep_coverage as coverage
 
 NO_SPLIT = {"SPLIT_MIN_ELEMENTS": 2**62}
 CASE_SETS = {  # name -> [(shape, dim, x dtype, mask kind)]
@@ -947,19 +947,6 @@ KERNEL_OPTIONS = ("X_EVICTION", "OPERAND_EVICTION", "NUM_STAGES", "PREFETCH_COLU
                   "SPLIT_X_EVICTION")
 
 
-@contextlib.contextmanager
-def overridden(module, overrides):
-    """Set module constants for the duration of a block."""
-    saved = {key: getattr(module, key) for key in overrides}
-    try:
-        for key, value in overrides.items():
-            setattr(module, key, value)
-        yield
-    finally:
-        for key, value in saved.items():
-            setattr(module, key, value)
-
-
 def selected_variants(case_sets, only) -> dict:
     """Variant name -> overrides of these case sets, limited to the names in ``only`` if given."""
     return {name: overrides for case_set in case_sets for name, overrides in VARIANT_SETS[case_set].items()
@@ -970,12 +957,12 @@ def case_key(row) -> tuple:
     return row["set"], tuple(row["shape"]), row["dim"], row["dtype"], row["mask"]
 
 
-def best_variant(rows, same_kernel, names) -> tuple[str, float] | None:
+def best_variant(rows, same_kernel, names, unjudged=()) -> tuple[str, float] | None:
     """(variant, geometric mean of its time over the default's) of the fastest variant over all
     the cases, or None where none is PICK_MARGIN faster on that mean without being PICK_MARGIN
     slower on a case. ``same_kernel[case][name]``: the variant whose timing ``name`` shares on
     that case (its plan and kernel options are that one's). A variant that failed on a case, or
-    was not timed there, or summed wrong, is never picked."""
+    was not timed there, or summed wrong, is never picked; nor is one named in ``unjudged``."""
     times = {}
     for row in rows:
         case_times = times.setdefault(case_key(row), {})
@@ -983,7 +970,7 @@ def best_variant(rows, same_kernel, names) -> tuple[str, float] | None:
             case_times[row["variant"]] = row["us"]
     best = None
     for name in names:
-        if name == "default":
+        if name == "default" or name in unjudged:
             continue
         ratios = []
         for key, case_times in times.items():
@@ -1000,16 +987,25 @@ def best_variant(rows, same_kernel, names) -> tuple[str, float] | None:
     return best
 
 
-def write_best_overrides(path: Path, rows, same_kernel, variants: dict) -> str:
+def write_best_overrides(path: Path, rows, same_kernel, variants: dict, unjudged=None) -> str:
     """Write the ``reduce_bench.py --set`` arguments of ``best_variant`` (an empty line where
-    there is none) to ``path``; return what was picked, in words."""
-    picked = best_variant(rows, same_kernel, variants)
+    there is none) to ``path``; return what was picked, in words. ``unjudged``: variant name ->
+    why the cases cannot judge it (``sweep_coverage.unjudged_variants``); such a variant is
+    never picked, and is named where it would have been."""
+    unjudged = unjudged or {}
+    picked = best_variant(rows, same_kernel, variants, unjudged)
     overrides = {} if picked is None else variants[picked[0]]
     path.write_text(bench.settings_arguments(overrides) + "\n")
     if picked is None:
-        return (f"none (no variant is more than {PICK_MARGIN:.0%} faster on the geometric mean "
+        said = (f"none (no variant is more than {PICK_MARGIN:.0%} faster on the geometric mean "
                 f"without a case {PICK_MARGIN:.0%} slower)")
-    return f"{picked[0]}, {1 - picked[1]:.1%} faster on the geometric mean: {bench.settings_arguments(overrides)}"
+    else:
+        said = f"{picked[0]}, {1 - picked[1]:.1%} faster on the geometric mean: {bench.settings_arguments(overrides)}"
+    leader = best_variant(rows, same_kernel, variants)
+    if leader is not None and leader[0] in unjudged:
+        said += (f"; {leader[0]} would lead ({1 - leader[1]:.1%} faster) but is not picked: "
+                 f"it {unjudged[leader[0]]}")
+    return said
 
 
 def host_seconds(torch, fn, calls=50) -> float:
@@ -1043,7 +1039,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     timer = bench.Timer("cuda", quick=False, flush=args.flush)
     copy = bench.copy_bandwidth(torch, "cuda", timer, quick=False)
-    print(f"copy bandwidth {copy / 1e9:.0f} GB/s; L2 flush: {args.flush}", flush=True)
+    card = bench.card_identity(torch, "cuda")
+    print(f"{torch.cuda.get_device_name()}{bench.card_note(card)}: copy bandwidth {copy / 1e9:.0f} GB/s; "
+          f"L2 flush: {args.flush}", flush=True)
     rows, same_kernel = [], {}
     for case_set in args.cases:
         variants = selected_variants([case_set], args.variants)
@@ -1056,7 +1054,7 @@ def main(argv=None) -> int:
             shares = same_kernel.setdefault((case_set, shape, dim, dtype_name, mask_kind), {})
             for round_index in range(args.rounds):
                 for name, overrides in variants.items():
-                    with overridden(reduce_module, overrides):
+                    with coverage.overridden(reduce_module, overrides):
                         plan = reduce_module._plan(x, dim, expanded)
                         signature = (plan, tuple(getattr(reduce_module, key) for key in KERNEL_OPTIONS))
                         if seen.setdefault(signature, name) != name:
@@ -1119,7 +1117,11 @@ def main(argv=None) -> int:
         print(f"  {' '.join(map(str, key))}: {row['variant']} {row['us']:.0f}us {row['of_copy']:.0%}{against}")
     if args.best_overrides:
         variants = selected_variants(args.cases, args.variants)
-        print("\nbest over the whole sweep: " + write_best_overrides(args.best_overrides, rows, same_kernel, variants))
+        cases = [case for case_set in args.cases for case in CASE_SETS[case_set]]
+        unjudged = coverage.unjudged_variants(reduce_module, torch, variants, cases)
+        print(f"\nvariants that change a tile no case times (never picked): {len(unjudged)} of {len(variants)}")
+        print("best over the whole sweep: "
+              + write_best_overrides(args.best_overrides, rows, same_kernel, variants, unjudged))
     return 0
 
 

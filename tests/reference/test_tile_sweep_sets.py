@@ -43,7 +43,7 @@ def test_each_s27_case_runs_under_a_combination_the_plan_of_its_one_applicable_t
         mask = None if mask is None else mask.expand(x.shape)
 
         def plan(overrides):
-            with tile_sweep.overridden(reduce_module, overrides):
+            with tile_sweep.coverage.overridden(reduce_module, overrides):
                 return reduce_module._plan(x, dim, mask)
 
         default, plans = plan({}), {name: plan(overrides) for name, overrides in singles.items()}
