@@ -50,6 +50,12 @@ def test_a_row_tile_and_the_default_are_judged_by_s27(coverage, reduce_module, t
     assert "2048x1 w4 u1 whole" in reasons["x_evict_first"]
 
 
+def test_the_next_sweep_judges_every_one_of_its_variants(coverage, reduce_module, tile_sweep):
+    """s28 has a case of each tile the 72 rows use, so --best-overrides may pick any of its variants."""
+    assert coverage.unjudged_variants(reduce_module, torch, tile_sweep.VARIANT_SETS["s28"],
+                                      tile_sweep.CASE_SETS["s28"]) == {}
+
+
 def test_settings_are_restored_after_a_check(coverage, reduce_module, tile_sweep):
     before = reduce_module.X_EVICTION
     coverage.unjudged_tiles(reduce_module, torch, X_EVICT_FIRST, tile_sweep.CASE_SETS["s27"][:1],

@@ -3,6 +3,8 @@ the kernel changes (benchmarks/tile_sweep.py; it needs a GPU, this check does no
 
 import importlib
 
+import pytest
+
 
 def test_every_case_set_has_its_variants(tile_sweep):
     assert set(tile_sweep.CASE_SETS) <= set(tile_sweep.VARIANT_SETS)
@@ -28,7 +30,8 @@ def test_tile_combinations_take_at_most_one_tile_a_family(tile_sweep):
         "a": {"A": 1}, "b": {"A": 2}, "c": {"C": 3}, "a+c": {"A": 1, "C": 3}, "b+c": {"A": 2, "C": 3}}
 
 
-def test_each_s27_case_runs_under_a_combination_the_plan_of_its_one_applicable_tile(tile_sweep, reduce_bench):
+@pytest.mark.parametrize("case_set", ["s27", "s28"])
+def test_each_case_runs_under_a_combination_the_plan_of_its_one_applicable_tile(tile_sweep, reduce_bench, case_set):
     """What lets --best-overrides judge a combination by timings it never took: on each case, the
     combination plans as the default or as exactly the one of its tiles whose family applies."""
     import torch
@@ -37,8 +40,8 @@ def test_each_s27_case_runs_under_a_combination_the_plan_of_its_one_applicable_t
     singles = {name: overrides for family in tile_sweep.TILE_FAMILIES for name, overrides in family.items()}
     combinations = tile_sweep.tile_combinations(tile_sweep.TILE_FAMILIES)
     assert len(combinations) == 7 * 4 * 2 - 1
-    assert set(combinations) <= set(tile_sweep.VARIANT_SETS["s27"])
-    for shape, dim, dtype_name, mask_kind in tile_sweep.CASE_SETS["s27"]:
+    assert set(combinations) <= set(tile_sweep.VARIANT_SETS[case_set])
+    for shape, dim, dtype_name, mask_kind in tile_sweep.CASE_SETS[case_set]:
         x, mask, _ = reduce_bench.make_inputs(torch, shape, getattr(torch, dtype_name), mask_kind, "meta")
         mask = None if mask is None else mask.expand(x.shape)
 
