@@ -107,8 +107,8 @@ def probe(rows, variants: dict) -> list[dict]:
     for shape, dim, dtype_name, mask_kind in rows:
         for name, overrides in variants.items():
             with coverage.overridden(reduce_module, overrides):
-                plan, arguments, options = coverage.launch(reduce_module, torch, shape, dim, getattr(torch, dtype_name),
-                                                  mask_kind)
+                plan, arguments, options = coverage.launch(reduce_module, torch, shape, dim,
+                                                           getattr(torch, dtype_name), mask_kind)
                 compiled = compile_launch(reduce_module, triton, torch, arguments, options)
             usage = resource_usage(triton, compiled.asm["cubin"])
             results.append({
