@@ -41,3 +41,8 @@ def tile_sweep():
 @pytest.fixture(scope="module")
 def reduce_bench():
     yield from _benchmark_script("reduce_bench")
+
+
+@pytest.fixture(scope="module")
+def placement_probe():
+    yield from _benchmark_script("placement_probe")
