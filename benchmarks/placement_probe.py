@@ -1,8 +1,8 @@
 """Does where x lies in memory change the reduce kernel's speed against Inductor's?
 
-Session 28 timed one kernel on five H100s: its row tile took 256 µs on three cards and 264 on two
-(8192x4x8192 summed over N, dense mask), while Inductor took 253-255 on all five. On one of the
-slow cards, the same 32768 x 8192 rows at 4x8192x8192 took 260. So the placement of x may matter
+Session 28 timed one kernel on several H100s: its row tile took 256 µs on most cards and 264 on
+one (and on session 26's card; 8192x4x8192 summed over N, dense mask), while Inductor took
+253-255 on every card. On that slow card, the same 32768 x 8192 rows at 4x8192x8192 took 260. So the placement of x may matter
 as well as the card. This probe keeps the card and the values and moves x: each offset places
 x's copy that many KiB into one buffer. It times the kernel under each sweep variant and
 ``torch.compile`` (default) on the same view, and checks each sum against eager. A variant that

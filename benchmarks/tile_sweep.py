@@ -939,7 +939,7 @@ VARIANT_SETS["s27"] = {
     **tile_combinations(TILE_FAMILIES),
 }
 # Session 28 (H100s): the defaults met every target on one card and were 3% behind Inductor's row
-# tiles on another (8192x4x8192 dim 2 dense: 264 against 255 µs; on three other cards 256), while
+# tiles on another (8192x4x8192 dim 2 dense: 264 against 255 µs; on the other cards 256), while
 # x evict_first, even on every s27 case, made the column tiles 19% slower. s28 keeps s27's
 # variants and adds a case of each tile the 72 rows use, so that a knob that changes every tile
 # is judged on each (sweep_coverage.py; --best-overrides never picks an unjudged variant).
