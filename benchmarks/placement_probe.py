@@ -31,7 +31,9 @@ import benchmarks.tile_sweep as sweep
 
 # 0 and 2 MiB steps (the allocator's large-segment granule) with odd MiB and a 64 KiB step between.
 DEFAULT_OFFSETS_KIB = [0, 64, 1024, 2048, 3072, 4096, 6144, 8192, 16384, 32768]
-DEFAULT_VARIANTS = ["default", "row_1x2048_w8_u1", "row_1x2048_w16_u1"]
+# The default row tile and others that keep fewer bytes in flight a multiprocessor (16 B loads at
+# 16 programs: 128 KiB; 1x2048 w8: 32; 1x1024 w8 and 1x2048 w16, 8 B loads: 16, as Inductor's).
+DEFAULT_VARIANTS = ["default", "row_1x2048_w8_u1", "row_1x1024_w8_u1", "row_1x2048_w16_u1", "row_1x4096_w16_u1"]
 ALL_VARIANTS = {name: overrides for variants in sweep.VARIANT_SETS.values() for name, overrides in variants.items()}
 INDUCTOR = "inductor"
 

@@ -47,3 +47,11 @@ def test_bad_arguments_stop_with_a_message(placement_probe, capsys):
         placement_probe.main(["--quick", "--shape", "4,x,64"])
     assert stopped.value.code == 2
     assert "--shape takes" in capsys.readouterr().err
+
+
+def test_the_default_variants_are_sweep_variants(placement_probe):
+    """argparse checks choices only where a user names them: the defaults must be real too."""
+    args = placement_probe.parse_args([])
+    assert args.variants[0] == "default" and len(args.variants) == 5
+    assert set(args.variants) <= set(placement_probe.ALL_VARIANTS)
+    assert (args.shape, args.offsets_kib) == ((8192, 4, 8192), placement_probe.DEFAULT_OFFSETS_KIB)
