@@ -175,8 +175,7 @@ def main(argv=None) -> int:
         return 2
     kernel = importlib.import_module("stridelint.reference.reduce")
     bench.apply_settings(kernel, args.settings)
-    rows = [(shape, dim, bench.DTYPES[dtype], mask) for shape in args.shapes for dim in args.dims
-            for dtype in args.dtypes for mask in args.masks]
+    rows = coverage.benchmark_rows(args.shapes, args.dims, args.dtypes, args.masks)
     variants = {"": {}}
     if args.sweep:
         rows, variants = sweep.CASE_SETS[args.sweep], sweep.VARIANT_SETS[args.sweep]

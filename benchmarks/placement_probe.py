@@ -86,16 +86,16 @@ def probe(torch, args, device) -> list[dict]:
     rows = []
     for offset, view in placed_views(torch, x, args.offsets_kib):
         expected = bench.eager_reduce(view, args.dim, mask, scale).float()
-        tolerance = 2e-2 * expected.abs().max().item() + 1e-2
+        tolerance = bench.sum_tolerance(expected)
         row = {"offset_kib": offset, "us": {}, "ok": {}}
         for name in args.variants:
             with coverage.overridden(reduce_module, ALL_VARIANTS[name]):
                 out = reduce_module.reduce(view, args.dim, mask, scale)
-                row["ok"][name] = (out.float() - expected).abs().max().item() <= tolerance
+                row["ok"][name] = bench.max_error(out, expected) <= tolerance
                 row["us"][name] = timer(functools.partial(reduce_module.reduce, view, args.dim, mask, scale,
                                                           out=out)) * 1e6
         if compiled is not None:
-            row["ok"][INDUCTOR] = (compiled(view, args.dim, mask, scale).float() - expected).abs().max().item() <= tolerance
+            row["ok"][INDUCTOR] = bench.max_error(compiled(view, args.dim, mask, scale), expected) <= tolerance
             row["us"][INDUCTOR] = timer(functools.partial(compiled, view, args.dim, mask, scale)) * 1e6
         rows.append(row)
         print(f"offset {offset:>6} KiB: " + " | ".join(

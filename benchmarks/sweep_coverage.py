@@ -30,11 +30,13 @@ def overridden(module, overrides):
             setattr(module, key, value)
 
 
-def benchmark_rows() -> list[tuple]:
-    """(shape, dim, dtype name, mask kind) of each row of reduce_bench.py's full run (72)."""
-    shapes = [tuple(int(size) for size in text.split(",")) for text in bench.FULL_SHAPES]
-    return [(shape, dim, dtype, mask) for shape in shapes for dim in range(3)
-            for dtype in bench.DTYPES.values() for mask in bench.MASKS]
+def benchmark_rows(shapes=None, dims=(0, 1, 2), dtypes=None, masks=None) -> list[tuple]:
+    """(shape, dim, dtype name, mask kind) of each row: by default reduce_bench.py's full run (72).
+    ``dtypes`` are reduce_bench's short names (fp16, bf16)."""
+    shapes = shapes or [tuple(int(size) for size in text.split(",")) for text in bench.FULL_SHAPES]
+    dtypes = [bench.DTYPES[name] for name in dtypes or bench.DTYPES]
+    return [(shape, dim, dtype, mask) for shape in shapes for dim in dims for dtype in dtypes
+            for mask in masks or bench.MASKS]
 
 
 def launch(reduce_module, torch, shape, dim, dtype, mask_kind):
