@@ -7,7 +7,8 @@ as well as the card. This probe keeps the card and the values and moves x: each 
 x's copy that many KiB into one buffer. It times the kernel under each sweep variant and
 ``torch.compile`` (default) on the same view, and checks each sum against eager. A variant that
 keeps up with Inductor at every offset does not depend on where x lies. One call answers this on
-whatever card it draws (docs/kernel-benchmarks.md, "Session 28").
+whatever card it draws. Session 29 answered it on ten cards: within 0.3% over the offsets for every
+variant and Inductor (docs/kernel-benchmarks.md, "Session 29"); the gated call there runs it first.
 
     python benchmarks/placement_probe.py                         # needs CUDA; 8192x4x8192, dim 2, dense
     python benchmarks/placement_probe.py --variants default row_1x2048_w8_u1 --offsets-kib 0 1024 3072
